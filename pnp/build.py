@@ -1,0 +1,163 @@
+"""The build: one readable function of named stages.
+
+    load -> validate -> expand quantities -> lay out and render faces -> impose -> write
+
+Everything that can fail on the data (text that does not fit, a missing glyph, a broken template)
+fails before the first file is written, for every requested game and language at once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnp.errors import DataError, PnpError, Problem, display_path
+from pnp.pack import Card, Deck, Pack, load_pack
+from pnp.render.faces import FaceMaker, RenderedFace
+from pnp.render.templates import TemplateProblem
+from pnp.text import fonts
+from pnp.sheets.pdfwriter import Face, SheetCard, write_cards_pdf
+
+PAPERS = ("a4", "letter")
+LAYOUTS = ("duplex", "gutterfold")
+FLIPS = ("long", "short")
+
+
+class UnknownLanguageError(PnpError):
+    pass
+
+
+class RulesError(PnpError):
+    """The deck breaks its game's composition rules (`pnp check`); `--force` prints it anyway."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What `pnp build` was asked for."""
+
+    lang: str | None = None            # None or "all": every declared language of each game
+    paper: str = "a4"                  # a4 | letter
+    layout: str = "duplex"             # duplex | gutterfold
+    flip: str = "long"                 # long | short (duplex only)
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    out: Path = Path("output")
+    png: bool = False
+    force: bool = False                # print even when the rules checker finds errors
+
+
+@dataclass
+class PreparedFaces:
+    """Every card of one pack rendered in one language, ready to impose."""
+
+    pack: Pack
+    lang: str
+    cards: list[tuple[Card, RenderedFace, RenderedFace]]
+
+
+@dataclass
+class BuildResult:
+    files: list[Path] = field(default_factory=list)
+    faces: int = 0
+
+
+def build(games: list[str], options: BuildOptions) -> BuildResult:
+    packs = [load_pack(game) for game in games]                       # load + validate + expand
+    if not options.force:
+        check_rules(games)                                             # composition rules
+    jobs = [(pack, lang) for pack in packs for lang in languages_for(pack, options.lang)]
+    prepared, problems = [], []
+    for pack, lang in jobs:                                            # lay out + render
+        faces, found = render_faces(pack, lang)
+        prepared.append(faces)
+        problems.extend(found)
+    if problems:
+        raise DataError(problems)
+    result = BuildResult()
+    for faces in prepared:                                             # impose + write
+        if not faces.cards:                                            # a game without cards (yet)
+            continue
+        result.files.append(write_pdf(faces, options))
+        result.faces += 2 * len(faces.cards)
+        if options.png:
+            from pnp.preview import write_previews
+            result.files.extend(write_previews(faces, output_dir(faces.pack, options)))
+    return result
+
+
+def check_rules(games: list[str]) -> None:
+    from pnp.check import check_pack
+    from pnp.check.findings import ERROR
+
+    errors = [f for game in games for f in check_pack(game, checks={"rules"}) if f.severity == ERROR]
+    if errors:
+        lines = [f"the rules checker found {len(errors)} error{'s' * (len(errors) != 1)}; "
+                 "nothing was printed (fix them, or build with --force):", *map(str, errors)]
+        raise RulesError("\n".join(lines))
+
+
+def languages_for(pack: Pack, requested: str | None) -> list[str]:
+    if requested in (None, "all"):
+        return list(pack.languages)
+    if requested not in pack.languages:
+        raise UnknownLanguageError(f"{pack.id}: unknown language {requested!r} "
+                                   f"(this game has: {', '.join(pack.languages)})")
+    return [requested]
+
+
+def faces_of(pack: Pack, deck: Deck, card: Card) -> tuple[str, str]:
+    """Front and back templates: a two-faced kind names its back, others use the deck's back."""
+    kind = pack.kinds[card.kind]
+    back = kind.back or deck.back
+    if back is None:
+        raise TemplateProblem(f"card {card.id} has no back: give kind {card.kind!r} or deck {deck.id!r} a back")
+    return kind.front, back
+
+
+def render_faces(pack: Pack, lang: str, drawings: bool = True) -> tuple[PreparedFaces, list[Problem]]:
+    """Lay out and render every face; `drawings=False` only checks (no SVG conversion)."""
+    maker = FaceMaker(pack, lang, drawings=drawings)
+    problems: list[Problem] = []
+    cards = []
+    for deck in pack.decks:
+        for card in deck.cards:
+            where = (display_path(card.file), card.line, f"card {card.base_id}")
+            try:
+                front_template, back_template = faces_of(pack, deck, card)
+                front = maker.face(front_template, deck, card, "front")
+                back = maker.face(back_template, deck, card, "back")
+            except TemplateProblem as error:
+                problems.append(Problem(*where, f"[{lang}] {error}"))
+                continue
+            if card.copy == 1:
+                for side, face in (("front", front), ("back", back)):
+                    problems.extend(Problem(*where, f"[{lang}] {side}: {message}")
+                                    for message in (*face.overflows, *face.missing))
+            cards.append((card, front, back))
+    return PreparedFaces(pack, lang, cards), problems
+
+
+def output_dir(pack: Pack, options: BuildOptions) -> Path:
+    return options.out / pack.id
+
+
+def pdf_name(pack: Pack, lang: str, options: BuildOptions) -> str:
+    layout = "" if options.layout == "duplex" else f"-{options.layout}"
+    return f"{pack.id}-cards-{lang}-{options.paper}{layout}.pdf"
+
+
+def write_pdf(faces: PreparedFaces, options: BuildOptions) -> Path:
+    pack = faces.pack
+    target = output_dir(pack, options) / pdf_name(pack, faces.lang, options)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    sheet_cards = []
+    for card, front, back in faces.cards:
+        deck = pack.deck(card.deck)
+        sheet_cards.append(SheetCard(front=Face(front.key, front.drawing), back=Face(back.key, back.drawing),
+                                     trim_w=deck.size_pt[0], trim_h=deck.size_pt[1], label=card.id))
+    title = pack.texts[faces.lang].get(pack.name, pack.id)
+    write_cards_pdf(target, sheet_cards, paper=options.paper, layout=options.layout, flip=options.flip,
+                    back_offset=options.back_offset_mm, title=f"{title} — cards ({faces.lang})",
+                    subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
+                    font=fonts.register("regular"))
+    return target

@@ -1,0 +1,107 @@
+"""The `pnp` command."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pnp.check.cli import check
+from pnp.engines.cli import replay, simulate
+from pnp.errors import PnpError
+
+from pnp import build as build_module
+from pnp.pack import available_packs, load_pack
+
+
+def _offset(ctx, param, value: str) -> tuple[float, float]:
+    try:
+        x, y = (float(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"expected X,Y in millimetres such as 0.5,-1, got {value!r}") from None
+    return x, y
+
+
+@click.group()
+@click.version_option(package_name="pnp")
+def main() -> None:
+    """pnp: print-and-play forge for tabletop games."""
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option("--lang", default="all", show_default=True, help="Language code, or 'all' for every declared language.")
+@click.option("--paper", type=click.Choice(build_module.PAPERS), default="a4", show_default=True)
+@click.option("--layout", type=click.Choice(build_module.LAYOUTS), default="duplex", show_default=True)
+@click.option("--flip", type=click.Choice(build_module.FLIPS), default="long", show_default=True,
+              help="Duplex flip edge your printer uses.")
+@click.option("--back-offset", default="0,0", callback=_offset, show_default=True,
+              help="X,Y mm shift of every back page (read it off `pnp calibrate`).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@click.option("--png", is_flag=True, help="Also write PNG previews: one per card face and a contact sheet per deck.")
+@click.option("--force", is_flag=True, help="Print even if `pnp check` finds errors in the deck's composition.")
+def build(games, lang, paper, layout, flip, back_offset, out, png, force):
+    """Build printable PDFs for GAMES (pack names or pack folders; default: every shipped game)."""
+    games = list(games) or [p.name for p in available_packs()]
+    if not games:
+        raise PnpError("no games to build: data/ holds no packs")
+    options = build_module.BuildOptions(lang=lang, paper=paper, layout=layout, flip=flip,
+                                        back_offset_mm=back_offset, out=out, png=png, force=force)
+    result = build_module.build(games, options)
+    for path in result.files:
+        if path.suffix == ".pdf":
+            click.echo(f"wrote {path}")
+    pngs = sum(1 for p in result.files if p.suffix == ".png")
+    if pngs:
+        click.echo(f"wrote {pngs} PNG previews")
+
+
+@main.command(name="list")
+@click.argument("games", nargs=-1)
+def list_games(games):
+    """Show games, their components, card counts and languages."""
+    paths = list(games) or [p.name for p in available_packs()]
+    for name in paths:
+        pack = load_pack(name)
+        lang = pack.source_language
+        title = pack.texts[lang].get(pack.name, pack.name)
+        players = f"{pack.players.get('min')}-{pack.players.get('max')} players"
+        click.echo(f"{pack.id}: {title} ({players}; languages: {', '.join(pack.languages)})")
+        total = 0
+        for deck in pack.decks:
+            kinds: dict[str, int] = {}
+            for card in deck.cards:
+                kinds[card.kind] = kinds.get(card.kind, 0) + 1
+            total += len(deck.cards)
+            w, h = (round(v / 72 * 25.4, 1) for v in deck.size_pt)
+            detail = ", ".join(f"{n} {k}" for k, n in kinds.items())
+            click.echo(f"  deck {deck.id}: {len(deck.cards)} cards, {w:g}x{h:g} mm ({detail})")
+        click.echo(f"  {total} cards in all")
+        for name_, value in pack.collections.items():
+            size = f"{len(value)} entries" if isinstance(value, (list, dict)) else "data"
+            click.echo(f"  component data {name_}: {size}")
+
+
+@main.command()
+@click.option("--paper", type=click.Choice(build_module.PAPERS), default="a4", show_default=True)
+@click.option("--flip", type=click.Choice(build_module.FLIPS), default="long", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+def calibrate(paper, flip, out):
+    """Write a two-sided test sheet to measure your printer's duplex drift."""
+    from pnp.sheets.pdfwriter import write_calibration_pdf
+
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / f"calibrate-{paper}-{flip}.pdf"
+    write_calibration_pdf(target, paper=paper, flip=flip)
+    click.echo(f"wrote {target}")
+    click.echo("Print it double-sided at 100%, hold it to the light and read the offset; "
+               "then build with --back-offset X,Y")
+
+
+main.add_command(check)
+main.add_command(replay)
+main.add_command(simulate)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

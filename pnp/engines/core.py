@@ -1,0 +1,449 @@
+"""The rules-engine protocol shared by every game (python-chess style).
+
+A game is a subclass of :class:`GameState` registered with :func:`register`. A state is mutable:
+``push(move)`` applies a legal move (automatic chance and forced steps included), ``pop()``
+undoes it exactly (RNG included). Moves are small hashable values (tuples); their text form is
+``move_text(move)`` and ``parse_move(text)`` reads it back.
+
+Chance comes from :class:`Rng`, a counter-based generator (splitmix64) whose whole state is one
+int: deterministic across Python versions and runs, trivially serialisable and cheap to undo.
+
+Stable API (other engines import it):
+
+- ``GameState``: ``legal_moves()``, ``is_legal(move)``, ``push(move)``, ``push_text(text)``,
+  ``pop()``, ``outcome()``, ``to_dict()`` / ``from_dict(data)``, ``parse_move(text)``,
+  ``move_text(move)``, ``turn`` / ``to_move``, ``rules_fired``, ``ply``, ``move_stack``,
+  ``copy()``, ``describe()``, ``check_invariants()``, ``new(players, seed, variants, options)``.
+- ``Outcome(winners, scores, reason, rule)``
+- ``IllegalMoveError(ValueError)`` (``.move``, ``.rule``, ``.position``, ``.legal``),
+  ``RecordError(ValueError)``
+- ``register(name)``, ``get_game(name)``, ``game_names()``, ``resolve_options(cls, variants)``
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Hashable, Iterable, Sequence
+
+__all__ = [
+    "Move", "Outcome", "IllegalMoveError", "RecordError", "Rng", "GameState",
+    "register", "get_game", "game_names", "resolve_options", "derive_seed", "MASK64",
+]
+
+Move = Hashable
+MASK64 = (1 << 64) - 1
+
+
+# --------------------------------------------------------------------------------- errors
+class IllegalMoveError(ValueError):
+    """A move that breaks a rule. The message quotes the move text, the rule point id and a short
+    position description; ``legal`` lists the legal alternatives (as text) when known."""
+
+    def __init__(self, move: str, rule: str, position: str, reason: str = "",
+                 legal: Sequence[str] | None = None):
+        self.move = move
+        self.rule = rule
+        self.position = position
+        self.reason = reason
+        self.legal = list(legal) if legal is not None else None
+        msg = f"illegal move {move!r}: breaks {rule}"
+        if reason:
+            msg += f" ({reason})"
+        msg += f"; position: {position}"
+        super().__init__(msg)
+
+
+class RecordError(ValueError):
+    """A malformed game record (bad YAML, unknown game/variant, missing keys...)."""
+
+
+# --------------------------------------------------------------------------------- outcome
+@dataclass(frozen=True)
+class Outcome:
+    winners: tuple[int, ...]      # seats (0-based); () when nobody wins (e.g. the zombies win)
+    scores: tuple                 # per seat
+    reason: str                   # short human text
+    rule: str                     # rule point that decided it (e.g. "C14")
+
+    def to_dict(self) -> dict:
+        return {"winners": list(self.winners), "scores": list(self.scores),
+                "reason": self.reason, "rule": self.rule}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Outcome":
+        return cls(tuple(d["winners"]), tuple(d["scores"]), d["reason"], d["rule"])
+
+
+# --------------------------------------------------------------------------------- RNG
+class Rng:
+    """splitmix64 counter-based PRNG. ``state`` is a single int in [0, 2**64)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int | str = 0):
+        if isinstance(seed, str):
+            h = 1469598103934665603
+            for b in seed.encode():
+                h = ((h ^ b) * 1099511628211) & MASK64
+            seed = h
+        self.state = int(seed) & MASK64
+
+    def next64(self) -> int:
+        self.state = s = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def randbelow(self, n: int) -> int:
+        """Uniform int in [0, n) (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("randbelow(n) needs n > 0")
+        if n == 1:
+            return 0
+        # Lemire's multiply-shift with rejection: exact and one multiplication in the common case
+        m = self.next64() * n
+        low = m & MASK64
+        if low < n:
+            t = ((1 << 64) - n) % n
+            while low < t:
+                m = self.next64() * n
+                low = m & MASK64
+        return m >> 64
+
+    def random(self) -> float:
+        return (self.next64() >> 11) * (1.0 / (1 << 53))
+
+    def choice(self, seq: Sequence):
+        return seq[self.randbelow(len(seq))]
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def shuffled(self, items: Iterable) -> tuple:
+        out = list(items)
+        self.shuffle(out)
+        return tuple(out)
+
+    def fork(self, key: int | str) -> "Rng":
+        """An independent generator derived from this one's state and ``key`` (no advance)."""
+        k = Rng(key).next64() if isinstance(key, str) else (int(key) * 0xD1B54A32D192ED03) & MASK64
+        r = Rng(self.state ^ k)
+        r.next64()
+        return r
+
+
+def derive_seed(master: int | str, index: int) -> int:
+    """Per-game seed ``index`` derived from a master seed (independent of worker count)."""
+    r = Rng(master)
+    r.state = (r.state + (index + 1) * 0x9E3779B97F4A7C15) & MASK64
+    return r.next64()
+
+
+# --------------------------------------------------------------------------------- registry
+_REGISTRY: dict[str, type["GameState"]] = {}
+
+
+def register(name: str) -> Callable[[type], type]:
+    """Class decorator: ``@register("cimiterio") class Cimiterio(GameState): ...``"""
+
+    def deco(cls: type) -> type:
+        cls.name = name
+        _REGISTRY[name] = cls
+        return cls
+
+    return deco
+
+
+def get_game(name: str) -> type["GameState"]:
+    if name not in _REGISTRY:
+        # lazy import of the engines package, which registers the shipped games
+        import importlib
+        try:
+            importlib.import_module(f"pnp.engines.{name.replace('-', '_')}")
+        except ImportError:
+            pass
+        if name not in _REGISTRY:
+            import pnp.engines  # noqa: F401  (registers everything it knows)
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise RecordError(f"unknown game {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+
+
+def game_names() -> list[str]:
+    import pnp.engines  # noqa: F401
+    return sorted(_REGISTRY)
+
+
+def _coerce(value: str, like: Any) -> Any:
+    if isinstance(like, bool):
+        low = value.lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise RecordError(f"expected a boolean, got {value!r}")
+    if isinstance(like, int):
+        try:
+            return int(value)
+        except ValueError:
+            raise RecordError(f"expected an integer, got {value!r}") from None
+    if like is None:
+        try:
+            return int(value)
+        except ValueError:
+            return value
+    return value
+
+
+def resolve_options(cls: type["GameState"], variants: Iterable[str] | dict | str | None = None,
+                    options: dict | None = None) -> dict:
+    """Merge ``cls.default_options`` with named variants (``cls.variants[name]``), ``key=value``
+    strings and an explicit ``options`` mapping (applied last). Unknown names/keys -> RecordError."""
+    opts = dict(cls.default_options)
+    items: list = []
+    if isinstance(variants, str):
+        items = [v for v in variants.replace(",", " ").split() if v]
+    elif isinstance(variants, dict):
+        options = {**variants, **(options or {})}
+    elif variants:
+        items = list(variants)
+    for item in items:
+        if "=" in item:
+            key, _, value = item.partition("=")
+            key = key.strip()
+            if key not in opts:
+                raise RecordError(f"{cls.name}: unknown option {key!r}; known: {', '.join(sorted(opts))}")
+            opts[key] = _coerce(value.strip(), opts[key])
+        elif item in cls.variants:
+            opts.update(cls.variants[item])
+        else:
+            raise RecordError(f"{cls.name}: unknown variant {item!r}; known: "
+                              f"{', '.join(sorted(cls.variants))} or key=value with keys "
+                              f"{', '.join(sorted(opts))}")
+    for key, value in (options or {}).items():
+        if key not in opts:
+            raise RecordError(f"{cls.name}: unknown option {key!r}; known: {', '.join(sorted(opts))}")
+        opts[key] = value
+    return opts
+
+
+# --------------------------------------------------------------------------------- protocol
+class GameState:
+    """Abstract game position. Subclasses implement the ``_``-prefixed hooks and the notation.
+
+    Hooks to implement: ``_setup()`` (fresh position from ``self.rng``/``self.options``),
+    ``legal_moves()``, ``_illegal_reason(move) -> (rule, reason) | None``, ``_apply(move)``
+    (mutates; the core saved an undo record with ``_snapshot()`` first), ``_snapshot()`` /
+    ``_restore(snap)`` (small immutable record of everything ``_apply`` may change, rng excluded),
+    ``outcome()``, ``_state_dict()`` / ``_load_state(d)``, ``parse_move``, ``move_text``,
+    ``describe()``. ``turn`` must hold the seat to move.
+    """
+
+    name: ClassVar[str] = "abstract"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 8
+    default_options: ClassVar[dict] = {}
+    variants: ClassVar[dict[str, dict]] = {}
+    rule_points: ClassVar[tuple[str, ...]] = ()   # every rule id the engine can fire (coverage)
+
+    def __init__(self, players: int = 2, seed: int | str = 0, variants=None,
+                 options: dict | None = None, *, _empty: bool = False):
+        if not (self.min_players <= players <= self.max_players):
+            raise RecordError(f"{self.name}: {players} players not in "
+                              f"{self.min_players}..{self.max_players}")
+        self.players = players
+        self.seed = seed
+        self.options = resolve_options(type(self), variants, options)
+        self.rng = Rng(seed)
+        self.turn = 0
+        self.ply = 0
+        self.move_stack: list = []
+        self._undo: list = []
+        self.rules_fired: Counter = Counter()
+        self._fire_log: list[str] = []     # rules fired since the first undoable push (for pop)
+        if not _empty:
+            self._setup()
+
+    # -- construction
+    @classmethod
+    def new(cls, players: int = 2, seed: int | str = 0, variants=None, options=None) -> "GameState":
+        return cls(players=players, seed=seed, variants=variants, options=options)
+
+    # -- seat
+    @property
+    def to_move(self) -> int:
+        return self.turn
+
+    # -- moves
+    def legal_moves(self) -> list:
+        raise NotImplementedError
+
+    def is_legal(self, move) -> bool:
+        return self._illegal_reason(move) is None
+
+    def _illegal_reason(self, move) -> tuple[str, str] | None:
+        """(rule, reason) if ``move`` is illegal here, else None. Default: list membership."""
+        if self.outcome() is not None:
+            return ("end", "the game is over")
+        if move in self.legal_moves():
+            return None
+        return ("move", "not a legal move here")
+
+    def illegal(self, move, rule: str, reason: str = "") -> IllegalMoveError:
+        text = move if isinstance(move, str) else self._safe_text(move)
+        try:
+            legal = [self.move_text(m) for m in self.legal_moves()]
+        except Exception:  # pragma: no cover - defensive
+            legal = None
+        return IllegalMoveError(text, rule, self.describe(), reason, legal)
+
+    def _safe_text(self, move) -> str:
+        try:
+            return self.move_text(move)
+        except Exception:
+            return repr(move)
+
+    def push(self, move) -> None:
+        bad = self._illegal_reason(move)
+        if bad is not None:
+            raise self.illegal(move, *bad)
+        self._undo.append((self._snapshot(), self.rng.state, self.turn, self.ply,
+                           len(self._fire_log)))
+        self.move_stack.append(move)
+        self._apply(move)
+        self.ply += 1
+
+    def push_unchecked(self, move) -> None:
+        """Apply a move known to be legal (bots use it after picking from legal_moves())."""
+        self._undo.append((self._snapshot(), self.rng.state, self.turn, self.ply,
+                           len(self._fire_log)))
+        self.move_stack.append(move)
+        self._apply(move)
+        self.ply += 1
+
+    def push_text(self, text: str):
+        move = self.parse_move(text)
+        self.push(move)
+        return move
+
+    def pop(self):
+        if not self._undo:
+            raise IndexError("pop from an empty move stack")
+        snap, rng_state, turn, ply, mark = self._undo.pop()
+        self._restore(snap)
+        self.rng.state = rng_state
+        self.turn = turn
+        self.ply = ply
+        log = self._fire_log
+        if len(log) > mark:
+            fired = self.rules_fired
+            for rule in log[mark:]:
+                fired[rule] -= 1
+                if fired[rule] <= 0:
+                    del fired[rule]
+            del log[mark:]
+        return self.move_stack.pop()
+
+    def outcome(self) -> Outcome | None:
+        raise NotImplementedError
+
+    @property
+    def turn_count(self) -> int:
+        """Turns played so far (games override; default: plies)."""
+        return getattr(self, "turns", self.ply)
+
+    def heuristic(self, seat: int) -> float:
+        """Static evaluation for ``seat`` used by the greedy bot (games override)."""
+        out = self.outcome()
+        if out is None:
+            return 0.0
+        return 1000.0 if seat in out.winners else -1000.0
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    # -- notation
+    def parse_move(self, text: str):
+        raise NotImplementedError
+
+    def move_text(self, move) -> str:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return f"{self.name} ply {self.ply}, seat {self.turn} to move"
+
+    # -- serialisation
+    def to_dict(self) -> dict:
+        return {
+            "game": self.name,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "turn": self.turn,
+            "ply": self.ply,
+            "rules_fired": dict(self.rules_fired),
+            "state": self._state_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameState":
+        if cls is GameState or data.get("game", cls.name) != cls.name:
+            cls = get_game(data["game"])
+        try:
+            st = cls(players=data["players"], seed=data.get("seed", 0),
+                     options=data.get("options") or {}, _empty=True)
+            st.rng.state = int(data["rng"]) & MASK64
+            st.turn = int(data["turn"])
+            st.ply = int(data.get("ply", 0))
+            st.rules_fired = Counter(data.get("rules_fired") or {})
+            st._load_state(data["state"])
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise RecordError(f"{cls.name}: bad position: {exc!r}") from exc
+        return st
+
+    def _state_dict(self) -> dict:
+        raise NotImplementedError
+
+    def _load_state(self, d: dict) -> None:
+        raise NotImplementedError
+
+    def copy(self) -> "GameState":
+        """An independent copy of the position (without the undo history)."""
+        return type(self).from_dict(self.to_dict())
+
+    # -- undo hooks
+    def _setup(self) -> None:
+        raise NotImplementedError
+
+    def _snapshot(self):
+        raise NotImplementedError
+
+    def _restore(self, snap) -> None:
+        raise NotImplementedError
+
+    def _apply(self, move) -> None:
+        raise NotImplementedError
+
+    # -- checks
+    def check_invariants(self) -> list[str]:
+        """Problems with the position (empty list when sound); used by the simulator."""
+        return []
+
+    def fire(self, rule: str, n: int = 1) -> None:
+        """Record that rule point ``rule`` fired (coverage); undone by pop()."""
+        self.rules_fired[rule] += n
+        if n == 1:
+            self._fire_log.append(rule)
+        else:
+            self._fire_log.extend([rule] * n)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.describe()}>"

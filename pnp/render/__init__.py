@@ -1,0 +1,1 @@
+"""Card faces: sandboxed Jinja2 SVG templates, turned into ReportLab drawings by svglib."""

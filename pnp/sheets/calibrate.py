@@ -1,0 +1,125 @@
+"""The duplex calibration sheet.
+
+Front: crosshair targets at known positions. Back: at the mirrored positions, fine scales
+(+-CALIBRATION_SCALE_MM, a tick every CALIBRATION_TICK_STEP_MM) with their zero exactly where each
+crosshair should show through. Held against a light, the back shows the crosshair at scale
+reading (X, Y): the printer moved the back by (-X, -Y), and `--back-offset X,Y` moves it back.
+(Scale numbers grow to the right and upwards as seen looking at the back, the same convention as
+write_cards_pdf's back_offset.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp import print_constants as pc
+from pnp.sheets.impose import mirror_axis, mirror_rect
+from pnp.sheets.info import draw_test_bar
+from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, new_canvas, safe_clip
+from pnp.sheets.sprues import paper_size_pt
+from pnp.units import mm
+
+DEFAULT_TEXTS = {
+    "title": "pnp duplex calibration",
+    "front": [
+        "Duplex calibration — front. Print both pages at 100% / Actual size, duplex, flip on {edge} edge.",
+        "Check the 50 mm bar with a ruler. Then hold the sheet against a light, back side facing you.",
+    ],
+    "back": [
+        "Duplex calibration — back. Look at this side against a light: each front crosshair shows through.",
+        "X = value where the crosshair's vertical line crosses the horizontal scale below each target (right is +).",
+        "Y = value where its horizontal line crosses the vertical scale right of the target (up is +).",
+        "Average the five targets and build with --back-offset X,Y (mm), e.g. --back-offset 0.5,-1.",
+    ],
+    "long": "long",
+    "short": "short",
+    "test_bar": "50 mm",
+}
+_CROSS_MM = 12.0      # long arms: they still cross the shifted scales with a few mm of drift
+_SCALE_SHIFT_MM = 6.0
+_RING_MM = 2.5
+_TEXT_PT = 7.0
+
+
+@dataclass(frozen=True)
+class CalibrationTarget:
+    name: str
+    front: tuple[float, float]  # crosshair centre on the front page, points
+    back: tuple[float, float]   # scale zero on the back page, points
+
+
+def targets(paper: str = "a4", flip: str = "long") -> list[CalibrationTarget]:
+    """Centre plus four off-centre targets (asymmetric, so a wrong flip setting shows)."""
+    w, h = paper_size_pt(paper)
+    spots = {"A": (w / 2, h / 2), "B": (mm(40), h - mm(60)), "C": (w - mm(50), h - mm(60)),
+             "D": (mm(40), mm(60)), "E": (w - mm(50), mm(75))}
+    result = []
+    for name, (x, y) in spots.items():
+        bx0, by0, _, _ = mirror_rect((x, y, x, y), w, h, mirror_axis(flip, w, h))
+        result.append(CalibrationTarget(name, (x, y), (bx0, by0)))
+    return result
+
+
+def _crosshair(canvas: Canvas, x: float, y: float, name: str) -> None:
+    arm = mm(_CROSS_MM)
+    canvas.lines([(x - arm, y, x + arm, y), (x, y - arm, x, y + arm)])
+    canvas.circle(x, y, mm(_RING_MM), stroke=1, fill=0)
+    canvas.drawString(x + mm(1), y + mm(1), name)
+
+
+def _scale(canvas: Canvas, x: float, y: float, name: str, font: str) -> None:
+    """Two scales with zero at (x, y) in value but drawn beside the target, so their labels never
+    collide: the X scale runs horizontally SCALE_SHIFT_MM below the target (the crosshair's long
+    vertical arm crosses it), the Y scale runs vertically SCALE_SHIFT_MM right of it."""
+    span, shift = pc.CALIBRATION_SCALE_MM, mm(_SCALE_SHIFT_MM)
+    steps = int(round(span / pc.CALIBRATION_TICK_STEP_MM))
+    sx, sy = y - shift, x + shift  # the X scale's line (a y) and the Y scale's line (an x)
+    canvas.lines([(x - mm(span), sx, x + mm(span), sx), (sy, y - mm(span), sy, y + mm(span))])
+    canvas.setFont(font, 4)
+    for i in range(-steps, steps + 1):
+        v = i * pc.CALIBRATION_TICK_STEP_MM
+        tick = mm(2.5 if i == 0 else 1.5 if v == int(v) else 0.8)
+        canvas.line(x + mm(v), sx, x + mm(v), sx + tick)  # X scale: ticks up
+        canvas.line(sy, y + mm(v), sy + tick, y + mm(v))  # Y scale: ticks right
+        if v == int(v) and int(v) % 2 == 0:
+            canvas.drawCentredString(x + mm(v), sx - mm(1.8), f"{int(v):+d}" if v else "0")
+            canvas.drawString(sy + mm(3), y + mm(v) - 1.4, f"{int(v):+d}" if v else "0")
+    canvas.setFont(font, 6)
+    canvas.drawString(x - mm(span + 2.5), sx - mm(1), "X")
+    canvas.drawString(sy - mm(1), y + mm(span + 1.5), "Y")
+    canvas.drawString(x - mm(span + 3), y + mm(span - 2), name)
+
+
+def write_calibration_pdf(path, paper: str = "a4", flip: str = "long", *, font: str = pc.SHEET_FONT,
+                          lang: str = "en", texts: dict | None = None) -> list[CalibrationTarget]:
+    if flip not in DUPLEX_PREF:
+        raise ValueError(f"unknown flip {flip!r}: use 'long' or 'short'")
+    t = {**DEFAULT_TEXTS, **(texts or {})}
+    w, h = paper_size_pt(paper)
+    found = targets(paper, flip)
+    with atomic_path(path) as tmp:
+        canvas = new_canvas(tmp, title=t["title"], subject="", author="", lang=lang, duplex=DUPLEX_PREF[flip])
+        for side in ("front", "back"):
+            canvas.setPageSize((w, h))
+            canvas.saveState()
+            safe_clip(canvas, w, h)
+            canvas.setFont(font, _TEXT_PT)
+            canvas.setLineWidth(0.3)
+            for target in found:
+                if side == "front":
+                    _crosshair(canvas, *target.front, target.name)
+                else:
+                    _scale(canvas, *target.back, target.name, font)
+            canvas.setFont(font, _TEXT_PT)
+            y = h - mm(12)
+            for line in t[side]:
+                canvas.drawString(mm(12), y, line.format(edge=t[flip]))
+                y -= _TEXT_PT * 1.4
+            draw_test_bar(canvas, mm(12), mm(12))
+            canvas.drawString(mm(12) + mm(pc.TEST_BAR_MM) + mm(1.5), mm(12) - _TEXT_PT / 3, t["test_bar"])
+            canvas.restoreState()
+            canvas.showPage()
+        canvas.save()
+    return found

@@ -1,0 +1,270 @@
+"""The PDF sheet writer: card faces onto sprues, with crop marks, duplex or gutterfold backs.
+
+Output is reproducible: identical inputs give byte-identical PDFs (ReportLab invariant mode, no
+timestamps, form names numbered by first use). The file appears atomically or not at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp import print_constants as pc
+from pnp.sheets.calibrate import write_calibration_pdf  # noqa: F401  (re-exported for the CLI)
+from pnp.sheets.impose import Rect, SheetGeometry, impose
+from pnp.sheets.info import Item, draw_placed, place_items
+from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, clip_rect, new_canvas, safe_clip
+from pnp.sheets.sprues import LAYOUTS, Sprue, find_sprue
+from pnp.units import mm, pt_to_mm
+
+DEFAULT_INSTRUCTIONS: dict[str, str] = {
+    "print": "Print at 100% / Actual size — no scaling",
+    "duplex_long": "duplex: flip on long edge",
+    "duplex_short": "duplex: flip on short edge",
+    "gutterfold": "no duplex needed: fold on the dashed line, then cut",
+    "test_bar": "50 mm",
+    "label": "{title} · sheet {sheet}/{sheets} · {side}",
+    "front": "front",
+    "back": "back",
+    "gutterfold_side": "fronts | backs",
+}
+_SIZE_TOLERANCE_PT = 0.5
+
+
+@dataclass(frozen=True)
+class Face:
+    """One printable face. Identical keys are drawn once (a PDF form XObject) and reused."""
+    key: str
+    # trim + 2 * BLEED_MM on each axis, in points; (0, 0) = bottom-left of the bleed box. A ReportLab
+    # Drawing, or any object with width, height and define_form(canvas, name) (a compiled SVG face).
+    drawing: Drawing
+
+
+@dataclass(frozen=True)
+class SheetCard:
+    front: Face
+    back: Face        # the deck back, or the second face of a two-faced card
+    trim_w: float     # points
+    trim_h: float
+    label: str        # card instance id
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    label: str
+    face: str        # "front" or "back"
+    trim: Rect       # points, page coordinates, as drawn (back_offset included)
+    art: Rect        # the printed part of the face (trim + bleed on outer sides)
+
+
+@dataclass(frozen=True)
+class PageReport:
+    number: int      # 1-based page number in the PDF
+    sheet: int       # 1-based sheet number
+    side: str        # "front", "back" or "gutterfold"
+    sprue: str
+    width: float     # points
+    height: float
+    cards: tuple[PlacedCard, ...]
+    marks: tuple[tuple[float, float, float, float], ...]
+    test_bars: tuple[tuple[float, float, float, float], ...]  # (x0, y0, x1, y1) between the end ticks
+
+
+@dataclass
+class SheetReport:
+    front_sheets: int = 0
+    back_sheets: int = 0
+    pages: list[PageReport] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class _Forms:
+    """Each unique face becomes one form XObject, named in order of first use (reproducible)."""
+
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
+        self.names: dict[str, str] = {}
+
+    def ensure(self, face: Face) -> str:
+        name = self.names.get(face.key)
+        if name is None:
+            name = self.names[face.key] = f"pnpface{len(self.names)}"
+            d = face.drawing
+            if hasattr(d, "define_form"):  # e.g. pnp.render.svgcanvas.CompiledFace defines its own form
+                d.define_form(self.canvas, name)
+                return name
+            # Defined before the page draws anything; beginForm/endForm keep the page state intact.
+            self.canvas.beginForm(name, 0, 0, d.width, d.height)
+            renderPDF.draw(d, self.canvas, 0, 0)
+            shading = dict(self.canvas._shadingUsed)  # endForm forgets it
+            self.canvas.endForm()
+            _complete_form_resources(self.canvas, name, shading)
+        return name
+
+
+def _complete_form_resources(canvas: Canvas, name: str, shading: dict) -> None:
+    """ReportLab 5.1's PDFFormXObject.format() leaves ExtGState (opacity), colour spaces and
+    shadings out of a form's /Resources, so viewers drop transparency ("ExtGState 'gRLs0' is
+    unknown"). Build the dictionary the way ReportLab does for pages. Uses ReportLab internals:
+    tests/test_sheets.py::test_face_opacity_survives_the_form checks it still works."""
+    form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()  # the document-wide font dictionary, embedded TTFs included
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    if getattr(form, "ExtGState", None):
+        resources.ExtGState = form.ExtGState
+    resources.setColorSpace(getattr(form, "_colorsUsed", {}))
+    resources.setShading(shading)
+    form.Resources = resources
+
+
+def _check_face(face: Face, card: SheetCard) -> None:
+    want_w, want_h = card.trim_w + 2 * mm(pc.BLEED_MM), card.trim_h + 2 * mm(pc.BLEED_MM)
+    got_w, got_h = float(face.drawing.width), float(face.drawing.height)
+    if abs(got_w - want_w) > _SIZE_TOLERANCE_PT or abs(got_h - want_h) > _SIZE_TOLERANCE_PT:
+        raise ValueError(
+            f"card {card.label!r}, face {face.key!r}: drawing is {pt_to_mm(got_w):.2f} x {pt_to_mm(got_h):.2f} mm,"
+            f" expected trim + bleed = {pt_to_mm(want_w):.2f} x {pt_to_mm(want_h):.2f} mm")
+
+
+def _draw_face(canvas: Canvas, forms: _Forms, face: Face, trim: Rect, art: Rect) -> None:
+    name = forms.ensure(face)
+    canvas.saveState()
+    clip_rect(canvas, art)  # abutting cards: a face shows only its trim, plus bleed on the grid's outside
+    canvas.translate(trim[0] - mm(pc.BLEED_MM), trim[1] - mm(pc.BLEED_MM))
+    canvas.doForm(name)
+    canvas.restoreState()
+
+
+def _draw_marks(canvas: Canvas, marks) -> None:
+    canvas.saveState()
+    canvas.setStrokeColorRGB(*pc.CROP_MARK_COLOR)
+    canvas.setLineWidth(pc.CROP_MARK_WIDTH_PT)
+    canvas.setLineCap(0)
+    canvas.lines(marks)
+    canvas.restoreState()
+
+
+def _draw_fold(canvas: Canvas, fold) -> None:
+    canvas.saveState()
+    canvas.setStrokeGray(0.35)
+    canvas.setLineWidth(pc.FOLD_LINE_WIDTH_PT)
+    canvas.setDash(list(pc.FOLD_LINE_DASH_PT), 0)
+    canvas.line(*fold)
+    canvas.restoreState()
+
+
+def _shift(rect, dx: float, dy: float):
+    return (rect[0] + dx, rect[1] + dy, rect[2] + dx, rect[3] + dy)
+
+
+def _group_by_size(cards: list[SheetCard]) -> list[list[SheetCard]]:
+    """Cards of one trim size share sheets (in order of first appearance); sizes never mix."""
+    groups: dict[tuple[float, float], list[SheetCard]] = {}
+    for card in cards:
+        groups.setdefault((round(card.trim_w, 2), round(card.trim_h, 2)), []).append(card)
+    return list(groups.values())
+
+
+def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: str = "duplex",
+                    flip: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), title: str = "",
+                    subject: str = "", author: str = "", lang: str = "en", instructions: dict | None = None,
+                    font: str = pc.SHEET_FONT) -> SheetReport:
+    """Impose `cards` onto sheets and write the PDF atomically.
+
+    duplex: each front page is followed by its back page. Backs are mirrored for the flip
+    (flip="long": columns reversed; "short": rows reversed) so each back lands under its front.
+    back_offset=(x, y) in mm moves every back page's cards and marks by +x to the right and +y up,
+    as seen looking at the printed back page (read it off the calibration sheet).
+    gutterfold: fronts and mirrored backs side by side on one page, a dashed fold line between
+    (`flip` and `back_offset` do not apply; the PDF asks for simplex printing).
+    Sheet text uses `font` (a registered ReportLab font name) and `instructions` (keys of
+    DEFAULT_INSTRUCTIONS) so it can be localised.
+    """
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}: use one of {', '.join(LAYOUTS)}")
+    if flip not in DUPLEX_PREF:
+        raise ValueError(f"unknown flip {flip!r}: use 'long' or 'short'")
+    texts = dict(DEFAULT_INSTRUCTIONS)
+    unknown = set(instructions or {}) - set(texts)
+    if unknown:
+        raise ValueError(f"unknown instruction keys {sorted(unknown)}: known are {sorted(texts)}")
+    texts.update(instructions or {})
+    if not cards:
+        raise ValueError("no cards to print")
+    for card in cards:
+        _check_face(card.front, card)
+        _check_face(card.back, card)
+
+    # Plan every sheet first so labels can say "sheet 3/11".
+    plan: list[tuple[Sprue, SheetGeometry, list[SheetCard]]] = []
+    for group in _group_by_size(cards):
+        sprue = find_sprue(group[0].trim_w, group[0].trim_h, paper, layout)
+        for i in range(0, len(group), sprue.capacity):
+            chunk = group[i:i + sprue.capacity]
+            plan.append((sprue, impose(sprue, flip, filled=len(chunk)), chunk))
+
+    duplex_text = texts["duplex_long"] if flip == "long" else texts["duplex_short"]
+    how = texts["gutterfold"] if layout == "gutterfold" else duplex_text
+    back_shift = (mm(back_offset[0]), mm(back_offset[1]))
+    report = SheetReport()
+    with atomic_path(path) as tmp:
+        canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang,
+                            duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip])
+        forms = _Forms(canvas)
+        for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
+            for side in (["gutterfold"] if layout == "gutterfold" else ["front", "back"]):
+                side_name = texts["gutterfold_side"] if side == "gutterfold" else texts[side]
+                label = texts["label"].format(title=title or "pnp", sheet=n, sheets=len(plan), side=side_name)
+                shift = back_shift if side == "back" else (0.0, 0.0)
+                page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, (texts["print"], how, label,
+                                  texts["test_bar"]), font, report.warnings)
+                report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w, geo.page_h,
+                                               *page))
+                canvas.showPage()
+            report.front_sheets += 1
+            report.back_sheets += layout == "duplex"
+        canvas.save()
+    return report
+
+
+def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[SheetCard], side: str,
+               shift: tuple[float, float], texts: tuple[str, str, str, str], font: str, warnings: list[str]):
+    """One page: faces, crop marks, fold line, sheet text. Returns (placed cards, marks, test bars)."""
+    canvas.setPageSize((geo.page_w, geo.page_h))
+    faces = [c.back if side == "back" else c.front for c in cards]
+    faces += [c.back for c in cards] if side == "gutterfold" else []
+    for face in faces:  # forms are defined before the page draws anything
+        forms.ensure(face)
+    canvas.saveState()
+    safe_clip(canvas, geo.page_w, geo.page_h)
+    placed: list[PlacedCard] = []
+    for card, front, back in zip(cards, geo.fronts, geo.backs):
+        if side in ("front", "gutterfold"):
+            _draw_face(canvas, forms, card.front, front.trim, front.art)
+            placed.append(PlacedCard(card.label, "front", front.trim, front.art))
+        if side in ("back", "gutterfold"):
+            trim, art = _shift(back.trim, *shift), _shift(back.art, *shift)
+            _draw_face(canvas, forms, card.back, trim, art)
+            placed.append(PlacedCard(card.label, "back", trim, art))
+    marks = tuple(_shift(m, *shift) for m in (geo.back_marks if side == "back" else geo.marks))
+    _draw_marks(canvas, marks)
+    if geo.fold:
+        _draw_fold(canvas, geo.fold)
+
+    print_text, how, label, bar_text = texts
+    bar_and_label = [Item("bar", bar_text, "bottom"), Item("text", label, "bottom")]
+    info, missing = place_items([Item("text", f"{print_text}; {how}", "top")] + bar_and_label, geo.info, font)
+    if missing:  # small margins: the instruction may fit as two pieces
+        info, missing = place_items([Item("text", print_text, "top"), Item("text", how, "top")] + bar_and_label,
+                                    geo.info, font)
+    bars = draw_placed(canvas, info, font)
+    warnings.extend(f"page {canvas.getPageNumber()}: no room for {item.text!r}" for item in missing)
+    canvas.restoreState()
+    return tuple(placed), marks, tuple(bars)

@@ -1,0 +1,108 @@
+"""YAML that remembers where every value came from.
+
+PyYAML's composed node tree keeps line marks; we construct plain Python values from it and keep a
+`Where` (file, line) for each mapping key and list item, so later validation can name the line of
+the offending key. Duplicate keys, which PyYAML silently accepts, are reported.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pnp.errors import Problems
+
+Path_ = tuple  # a key path such as ("decks", 0, "cards")
+
+
+@dataclass
+class Source:
+    """A loaded YAML file: its value and the line of every key path inside it."""
+
+    file: Path
+    value: Any
+    lines: dict[tuple, int]
+    text_lines: list[str]
+
+    def line(self, path: tuple) -> int:
+        """Line of `path`, or of its nearest ancestor that has one."""
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get((), 1)
+
+    def snippet(self, path: tuple) -> str:
+        number = self.line(path)
+        if 1 <= number <= len(self.text_lines):
+            return self.text_lines[number - 1].strip()
+        return ""
+
+
+_constructor = yaml.constructor.SafeConstructor()
+
+
+def _construct(node: yaml.Node, path: tuple, lines: dict, source_file: Path, problems: Problems):
+    lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        result: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                problems.add(source_file, key_node.start_mark.line + 1, "<<", "YAML merge keys are not supported")
+                continue
+            key = _constructor.construct_object(key_node)
+            if not isinstance(key, (str, int)):
+                problems.add(source_file, key_node.start_mark.line + 1, str(key), "keys must be plain words")
+                continue
+            child = path + (key,)
+            if key in result:
+                problems.add(source_file, key_node.start_mark.line + 1, _dotted(child),
+                             f"duplicate key {key!r} (first on line {lines[child]})")
+                continue
+            lines[child] = key_node.start_mark.line + 1
+            result[key] = _construct(value_node, child, lines, source_file, problems)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        items = []
+        for index, item in enumerate(node.value):
+            child = path + (index,)
+            lines[child] = item.start_mark.line + 1
+            items.append(_construct(item, child, lines, source_file, problems))
+        return items
+    return _constructor.construct_object(node)
+
+
+def _dotted(path: tuple) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+dotted = _dotted
+
+
+def load_source(file: Path, problems: Problems) -> Source | None:
+    """Load one YAML file; syntax errors become problems (and None)."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        problems.add(file, 0, "", "file not found")
+        return None
+    except (OSError, UnicodeDecodeError) as error:
+        problems.add(file, 0, "", f"cannot read: {error}")
+        return None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark else 0
+        reason = getattr(error, "problem", None) or str(error)
+        snippet = text.splitlines()[line - 1].strip() if 0 < line <= len(text.splitlines()) else ""
+        problems.add(file, line, "", f"YAML syntax error: {reason}", snippet)
+        return None
+    lines: dict[tuple, int] = {}
+    value = None if node is None else _construct(node, (), lines, file, problems)
+    return Source(file, value, lines, text.splitlines())

@@ -1,0 +1,169 @@
+"""Cimiterio engine: data-driven scenarios (tests/scenarios/cimiterio/*.yaml) plus properties."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from pnp.engines import get_game
+from pnp.engines.core import IllegalMoveError, RecordError
+from pnp.engines.replay import check_expectations, load_record, replay, replay_file
+
+SCEN = Path(__file__).parent / "scenarios" / "cimiterio"
+FILES = sorted(SCEN.glob("*.yaml"))
+G = get_game("cimiterio")
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_scenario(path):
+    rec = load_record(path)
+    expect = rec.get("expect") or {}
+    res = replay(rec, keep_going="illegal" in expect)
+    bad = check_expectations(res)
+    assert not bad, "\n".join(bad) + "\n" + res.to_text()
+    assert not res.state.check_invariants()
+
+
+def test_scenarios_cover_every_rule_point():
+    fired = set()
+    for path in FILES:
+        res = replay(load_record(path), keep_going=True)
+        fired.update(res.state.rules_fired)
+    missing = [r for r in G.rule_points if r not in fired]
+    assert not missing, f"rule points no scenario exercises: {missing}"
+
+
+def _random_game(seed, players=2, variants=None, limit=4000):
+    st = G(players=players, seed=seed, variants=variants)
+    r = random.Random(seed)
+    while st.outcome() is None and st.ply < limit:
+        st.push(r.choice(st.legal_moves()))
+    return st
+
+
+def test_setup_c1_c2_c3():
+    st = G(players=2, seed=7)
+    assert len(st.stacks) == 5 and all(len(s) == 2 for s in st.stacks.values())
+    assert sorted(st.stacks) == sorted(st.B.piles)
+    assert len(st.zdeck) == 25 and len(st.edeck) == 19
+    assert st.B.cell_text(st.B.ring[st.guards[0]]) == "14,5"
+    assert not st.check_invariants()
+
+
+def test_map_tables():
+    B = G(players=1, seed=0).B
+    assert len(B.slots) == 35 and len(B.ring) == 27 and len(B.piles) == 5
+    assert B.cell_text(B.centre) == "7,7"
+    assert [B.cell_text(c) for c in B.gate_adj] == ["13,7"]
+    # the guardian at the top of the main avenue sees the whole avenue
+    top_main = B.ring_index[B.parse_cell("0,7")]
+    assert len(B.line[top_main]) == 13
+    # every gap can reach the gate
+    assert all(c in B.gate_dist for c in range(B.W * B.H) if B.gap[c])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_undo_restores_exact_state(seed):
+    st = G(players=3, seed=seed)
+    r = random.Random(seed)
+    snaps = []
+    while st.outcome() is None and st.ply < 300:
+        snaps.append(json.dumps(st.to_dict(), sort_keys=True))
+        st.push(r.choice(st.legal_moves()))
+    while st.ply:
+        st.pop()
+        assert json.dumps(st.to_dict(), sort_keys=True) == snaps.pop()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_roundtrip_and_determinism(seed):
+    st = _random_game(seed, limit=120)
+    d = st.to_dict()
+    json.dumps(d)
+    twin = G.from_dict(json.loads(json.dumps(d)))
+    assert twin.to_dict() == d
+    r1, r2 = random.Random(99), random.Random(99)
+    for _ in range(150):
+        if st.outcome() is not None:
+            break
+        m1 = r1.choice(st.legal_moves())
+        m2 = r2.choice(twin.legal_moves())
+        assert m1 == m2
+        st.push(m1)
+        twin.push(m2)
+    assert st.to_dict()["state"] == twin.to_dict()["state"]
+
+
+def test_notation_roundtrip():
+    st = G(players=2, seed=3)
+    for m in st.legal_moves():
+        assert st.parse_move(st.move_text(m)) == m
+
+
+def test_illegal_error_message():
+    st = G(players=2, seed=3)
+    with pytest.raises(IllegalMoveError) as ei:
+        st.push_text("move G1 14,5>11,0")
+    e = ei.value
+    assert e.rule == "C6" and "move G1 14,5>11,0" in str(e) and "C6" in str(e)
+    assert "turn 1" in e.position and "noise G1" in e.legal
+
+
+@pytest.mark.parametrize("variant", [[], ["quick"], ["quick-damaged"], ["restless"], ["personal"],
+                                     ["manhattan"], ["across-first"], ["cemetery-empty"],
+                                     ["auto-order"], ["arrive"], ["end=cemetery-empty", "cap=25"]])
+def test_variants_play_soundly(variant):
+    for seed in range(3):
+        st = G(players=2, seed=seed, variants=variant)
+        r = random.Random(seed)
+        while st.outcome() is None and st.ply < 600:
+            st.push(r.choice(st.legal_moves()))
+            assert not st.check_invariants()
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_player_counts(players):
+    st = _random_game(11, players=players, limit=800)
+    assert not st.check_invariants()
+    assert len(st.scores) == players
+
+
+def test_bad_records():
+    with pytest.raises(RecordError):
+        G(players=5)
+    with pytest.raises(RecordError):
+        G(players=2, variants=["nope"])
+    with pytest.raises(RecordError):
+        replay({"game": "cimiterio", "bogus": 1})
+    with pytest.raises(RecordError):
+        replay({"game": "cimiterio", "position": {"stacks": {"2,2": [0]}}})
+
+
+def test_replay_text_and_json(tmp_path):
+    p = tmp_path / "g.yaml"
+    p.write_text("game: cimiterio\nplayers: 2\nseed: 5\nmoves: [noise G1, move G1 14,5>99,99]\n")
+    res = replay_file("cimiterio", p)
+    assert not res.ok and res.stopped_at == 1
+    assert "illegal" in res.to_text()
+    d = json.loads(res.to_json())
+    assert d["problems"][0]["rule"] == "notation"
+
+
+def test_every_generated_move_is_legal_and_parses():
+    st = G(players=3, seed=21)
+    r = random.Random(21)
+    while st.outcome() is None and st.ply < 400:
+        moves = st.legal_moves()
+        for m in moves:
+            assert st.is_legal(m)
+            assert st.parse_move(st.move_text(m)) == m
+        st.push(r.choice(moves))
+
+
+def test_bots_play_cimiterio():
+    from pnp.engines.simulate import play_one
+    for bot in ("random", "greedy", "planner"):
+        res = play_one("cimiterio", 2, 5, bot, max_turns=3)
+        assert res["error"] is None and not res["problems"], res

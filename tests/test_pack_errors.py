@@ -1,0 +1,105 @@
+"""Bad data: one clear line per problem naming file, line and key; exit 2; no output written."""
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+
+
+def run_build(pack, out, *extra):
+    result = CliRunner().invoke(main, ["build", str(pack), "--out", str(out), *extra])
+    return result
+
+
+def replace(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"test setup: {old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(path, needle):
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            return number
+    raise AssertionError(needle)
+
+
+CASES = [
+    # (name, file, old, new, expected file, needle for the expected line, message regex)
+    ("yaml syntax", "cards/main.yaml", "colour: blue, value: 2}", "colour: blue, value: 2",
+     "cards/main.yaml", None, r"YAML syntax error"),
+    ("wrong type", "cards/main.yaml", "colour: blue, value: 2}", "colour: blue, value: two}",
+     "cards/main.yaml", "id: beta", r"card beta\.value: expected a whole number, got the text 'two'"),
+    ("unknown key", "cards/main.yaml", "colour: red, value: 1", "colour: red, valeu: 1",
+     "cards/main.yaml", "id: alpha", r"card alpha\.valeu: unknown key 'valeu'"),
+    ("duplicate id", "cards/main.yaml", "{id: gamma,", "{id: beta,",
+     "cards/main.yaml", "kind: double", r"duplicate card id 'beta' \(first in main\.yaml:2\)"),
+    ("dangling reference", "cards/main.yaml", "colour: blue, value: 2", "colour: green, value: 2",
+     "cards/main.yaml", "id: beta", r"card beta\.colour: 'green' is not an id in colours"),
+    ("missing text", "text/it.yaml", "  gamma: {title: Gamma, body: Due facce}\n", "",
+     "cards/main.yaml", "id: gamma", r"text key 'card\.gamma\.title' has no 'it' text"),
+    ("duplicate yaml key", "pack.yaml", "players: {min: 2, max: 4}", "players: {min: 2, min: 3, max: 4}",
+     "pack.yaml", "players:", r"duplicate key 'min'"),
+    ("unknown pack key", "pack.yaml", "palette:", "colours_x: 1\npalette:",
+     "pack.yaml", "colours_x", r"unknown key 'colours_x' in pack\.yaml"),
+    ("text does not fit", "text/en.yaml", "body: Two faces}", "body: " + "Overflowing " * 80 + "}",
+     "cards/main.yaml", "id: gamma", r"\[en\] front: .* does not fit a 55x40 mm box even at 6 pt"),
+    ("unknown kind", "cards/main.yaml", "kind: double", "kind: tripple",
+     "cards/main.yaml", "id: gamma", r"card gamma\.kind: unknown kind 'tripple' \(known: plain, double\)"),
+]
+
+
+@pytest.mark.parametrize("name,file,old,new,expected_file,needle,pattern", CASES, ids=[c[0] for c in CASES])
+def test_each_defect_gets_one_precise_message(tiny_pack, tmp_path, name, file, old, new, expected_file, needle, pattern):
+    replace(tiny_pack / file, old, new)
+    out = tmp_path / "out"
+    result = run_build(tiny_pack, out)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    problem_lines = [l for l in result.output.splitlines() if re.match(r"^\S.*:\d+:", l)]
+    matching = [l for l in problem_lines if re.search(pattern, l)]
+    assert matching, result.output
+    line = matching[0]
+    assert expected_file in line.replace("\\", "/")
+    if needle:
+        expected_line = line_of(tiny_pack / expected_file, needle)
+        assert f":{expected_line}:" in line, (line, expected_line)
+    assert not list(out.rglob("*.pdf")), "a failed build must not leave a PDF"
+
+
+def test_all_problems_are_reported_at_once(tiny_pack, tmp_path):
+    replace(tiny_pack / "cards/main.yaml", "colour: blue, value: 2", "colour: green, value: two")
+    replace(tiny_pack / "cards/main.yaml", "colour: red, value: 1", "colour: red, valeu: 1")
+    result = run_build(tiny_pack, tmp_path / "out")
+    assert result.exit_code == 2
+    assert "4 problems in the data" in result.output
+    assert "missing required key 'value'" in result.output
+    assert "'green' is not an id" in result.output
+    assert "expected a whole number" in result.output
+    assert "unknown key 'valeu'" in result.output
+
+
+def test_unknown_language(tiny_pack, tmp_path):
+    result = run_build(tiny_pack, tmp_path / "out", "--lang", "fr")
+    assert result.exit_code == 2
+    assert "unknown language 'fr'" in result.output and "en, it" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_game(tmp_path):
+    result = CliRunner().invoke(main, ["build", "no-such-game", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "unknown game 'no-such-game'" in result.output
+    assert "cimiterio" in result.output
+
+
+def test_an_existing_pdf_is_not_clobbered_by_a_failed_build(tiny_pack, tmp_path):
+    out = tmp_path / "out"
+    assert run_build(tiny_pack, out, "--lang", "en").exit_code == 0
+    pdf = out / "tiny" / "tiny-cards-en-a4.pdf"
+    before = pdf.read_bytes()
+    replace(tiny_pack / "cards/main.yaml", "value: 2", "value: two")
+    assert run_build(tiny_pack, out, "--lang", "en").exit_code == 2
+    assert pdf.read_bytes() == before
+    assert sorted(p.name for p in pdf.parent.iterdir()) == [pdf.name]

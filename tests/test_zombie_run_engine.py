@@ -1,0 +1,246 @@
+"""Zombie! Run for Your Lives! engine: scenarios, perft counts, undo, hidden hands, simulations."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pnp.engines.core import IllegalMoveError, get_game
+from pnp.engines.replay import check_expectations, load_record, replay
+from pnp.engines.zombie_run import (ZombieRun, _default_data, _load_zr_data, greedy_bot,
+                                    random_bot, zr_data)
+
+HERE = Path(__file__).parent
+SCEN = HERE / "scenarios" / "zombie-run"
+SCENARIOS = sorted(p for p in SCEN.glob("*.yaml") if p.name != "perft.yaml")
+PERFT = yaml.safe_load((SCEN / "perft.yaml").read_text(encoding="utf-8"))["positions"]
+
+
+def test_registered():
+    assert get_game("zombie-run") is ZombieRun
+
+
+def test_deck_is_the_printed_deck():
+    d = zr_data()
+    assert d.total == 63
+    assert d.S == 10
+    assert all(c == 3 for c in d.copies)          # 3 items + 3 zombies per symbol, 3 roaches
+    assert d.names[d.ROACH] == "zombie:roach"
+    dd = _default_data()
+    assert dd.total == 63 and dd.S == 10
+    assert _load_zr_data(HERE / "no-such-pack").source == "defaults"
+
+
+def test_deal_and_first_draw():
+    st = ZombieRun(players=5, seed=3)
+    assert [len(h) for h in st.hands] == [5, 4, 4, 4, 4]       # Z1 + the first Z3 draw
+    assert st.turn == 0
+    assert not st.check_invariants()
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario(path):
+    result = replay(load_record(path))
+    assert check_expectations(result) == []
+    assert not result.state.check_invariants()
+
+
+@pytest.mark.parametrize("case", PERFT, ids=[c["name"] for c in PERFT])
+def test_perft(case):
+    st = ZombieRun.from_position(case["position"], players=case["players"])
+    moves = st.legal_moves()
+    assert len(moves) == case["count"]
+    assert len(set(moves)) == len(moves)
+    for m in moves:                                  # text round trip and O(1) check agree
+        assert st.parse_move(st.move_text(m)) == m
+        assert st.is_legal(m)
+
+
+def test_illegal_error_carries_rule_and_position():
+    st = ZombieRun.from_position({"hands": [["item:bat", "zombie:bus"], [], []],
+                                  "tables": [["item:bat"], [], []]}, players=3)
+    with pytest.raises(IllegalMoveError) as ei:
+        st.push_text("play item:bat")
+    e = ei.value
+    assert e.rule == "Z5" and e.move == "play item:bat"
+    assert "P1" in e.position and "play zombie:bus>P2" in e.legal
+    with pytest.raises(IllegalMoveError) as ei:
+        st.push_text("play zombie:bus>P1")
+    assert ei.value.rule == "Z3"
+    with pytest.raises(IllegalMoveError) as ei:
+        st.push_text("fly away")
+    assert ei.value.rule == "notation"
+
+
+def _random_game(seed, players, check_undo=False):
+    st = ZombieRun(players=players, seed=seed)
+    ch = random.Random(seed)
+    while st.outcome() is None:
+        ms = st.legal_moves()
+        m = ms[ch.randrange(len(ms))]
+        if check_undo:
+            before = st.to_dict()
+            st.push(m)
+            st.pop()
+            assert st.to_dict() == before
+        st.push(m)
+    return st
+
+
+def test_push_pop_is_exact():
+    for seed in range(30):
+        st = _random_game(seed, 3 + seed % 5, check_undo=True)
+        snap_end = st.to_dict()
+        n = len(st.move_stack)
+        moves = list(st.move_stack)
+        for _ in range(n):
+            st.pop()
+        fresh = ZombieRun(players=st.players, seed=seed)
+        assert st.to_dict() == fresh.to_dict()            # back to the start, rng included
+        for m in moves:
+            st.push(m)
+        assert st.to_dict() == snap_end                   # and replays identically
+
+
+def test_serialisation_round_trip():
+    for seed in range(20):
+        st = ZombieRun(players=4, seed=seed)
+        ch = random.Random(seed)
+        for _ in range(ch.randrange(5, 40)):
+            if st.outcome():
+                break
+            st.push(st.random_move(ch.random))
+        d = st.to_dict()
+        cp = ZombieRun.from_dict(yaml.safe_load(yaml.safe_dump(d)))
+        assert cp.to_dict() == d
+        a, b = random.Random(1), random.Random(1)
+        oa = st.playout(a)
+        ob = cp.playout(b)
+        assert oa == ob and st.to_dict()["state"] == cp.to_dict()["state"]
+
+
+def test_playout_is_push_with_the_same_choices():
+    """The fast playout uses the same legal-move sampler and _apply as push()."""
+    for seed in range(150):
+        a = ZombieRun(players=3 + seed % 5, seed=seed)
+        b = ZombieRun(players=3 + seed % 5, seed=seed)
+        ra, rb = random.Random(seed), random.Random(seed)
+        a.playout(ra)
+        while b.outcome() is None:
+            b.push(b.random_move(rb.random))
+        assert a.to_dict()["state"] == b.to_dict()["state"]
+        assert a.rules_fired == b.rules_fired
+
+
+def test_random_move_is_uniform_over_legal_moves():
+    st = ZombieRun.from_position({"hands": [["item:bat", "zombie:bus", "zombie:roach",
+                                             "item:pan"], [], [], []]}, players=4)
+    legal = st.legal_moves()
+    ch = random.Random(5)
+    counts = {m: 0 for m in legal}
+    n = 20000
+    for _ in range(n):
+        counts[st.random_move(ch.random)] += 1
+    exp = n / len(legal)
+    assert all(abs(c - exp) < 5 * exp ** 0.5 for c in counts.values())
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_1000_random_games_finish_and_keep_every_card(players):
+    reasons = {}
+    for i in range(1000):
+        st = ZombieRun(players=players, seed=f"sim-{players}-{i}")
+        if i < 25:                                   # full invariant check after every ply
+            ch = random.Random(i)
+            while st.outcome() is None:
+                st.push(st.random_move(ch.random))
+                assert not st.check_invariants(), (st.seed, st.check_invariants())
+            out = st.outcome()
+        else:
+            out = st.playout(seed=i)
+            assert not st.check_invariants(), st.seed
+        reasons[out.rule] = reasons.get(out.rule, 0) + 1
+        if out.rule in ("cap", "repetition"):        # flagged, with a reproducing seed
+            assert repr(st.seed) in out.reason
+        else:
+            assert len(out.winners) == 1
+    assert reasons.get("Z7", 0) + reasons.get("Z10", 0) >= 990
+
+
+def test_turn_cap_is_reported_with_the_seed():
+    st = ZombieRun(players=7, seed=99, options={"max_turns": 5})
+    out = st.playout(seed=1)
+    assert out.rule == "cap" and out.winners == () and "99" in out.reason
+
+
+def test_repetition_detection():
+    """A position seen `repetition` times at a turn start with (almost) no cards in
+    circulation ends the game as a draw (white-box: the loop itself is practically
+    unreachable, see docs/rules/zombie-run.md)."""
+    d = zr_data()
+    everything = [d.names[t] for t in range(d.NT) for _ in range(d.copies[t])]
+    hands = [everything[:30], everything[30:45], everything[45:61]]
+    st = ZombieRun.from_position({"hands": hands, "deck": everything[61:]}, players=3,
+                                 options={"repetition": 2})
+    st._seen[st._position_key()] = 1
+    st._begin_turn()
+    out = st.outcome()
+    assert out is not None and out.rule == "repetition" and out.winners == ()
+
+
+def test_empty_deck_and_discard_draws_nothing():
+    d = zr_data()
+    everything = [d.names[t] for t in range(d.NT) for _ in range(d.copies[t])]
+    hands = [everything[:30], everything[30:45], everything[45:]]
+    st = ZombieRun.from_position({"hands": hands}, players=3)
+    assert not st.deck and not st.discard
+    st.push(st.legal_moves()[0])
+    assert "Z13-empty" in st.rules_fired or st.discard      # nothing to draw unless Z4 fired
+    assert not st.check_invariants()
+
+
+def test_observation_hides_other_hands():
+    st = ZombieRun(players=4, seed=5)
+    obs = st.observation(1)
+    assert obs["seat"] == 1 and obs["legal"] == []
+    assert sorted(obs["hand"]) == sorted(st.data.names[t] for t in st.hands[1])
+    assert obs["hand_sizes"] == [len(h) for h in st.hands]
+    text = repr(obs)
+    other = [st.data.names[t] for t in st.hands[0]]
+    assert "hands" not in obs and "deck_order" not in obs
+    assert isinstance(obs["deck"], int)
+    own = st.observation(st.turn)
+    assert own["legal"] and all(isinstance(x, str) for x in own["legal"])
+    del text, other
+
+
+def test_observation_bots_play_whole_games():
+    for seed in range(30):
+        st = ZombieRun(players=3 + seed % 5, seed=seed)
+        ch = random.Random(seed)
+        while st.outcome() is None:
+            bot = greedy_bot if st.turn % 2 else random_bot
+            st.push_text(bot(st.observation(st.turn), ch))
+        assert not st.check_invariants()
+
+
+def test_variants_and_options():
+    st = ZombieRun(players=3, seed=1, variants=["roach-distinct"])
+    assert st.roach_cap == 3
+    st = ZombieRun(players=3, seed=1, variants=["quick"])
+    assert st.max_turns == 300
+
+
+def test_yaml_fallback_reads_the_same_deck(monkeypatch):
+    via_pack = _load_zr_data()
+
+    def boom(*a, **k):
+        raise RuntimeError("pack loader unavailable")
+
+    monkeypatch.setattr("pnp.pack.load_pack", boom)
+    via_yaml = _load_zr_data()
+    assert "yaml" in via_yaml.source or via_yaml.source == "defaults"
+    assert (via_yaml.symbols, via_yaml.copies) == (via_pack.symbols, via_pack.copies)
+    assert via_yaml.card_ids == via_pack.card_ids

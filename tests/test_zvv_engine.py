@@ -1,0 +1,299 @@
+"""Zombies vs Vampires engine: scenarios, perft counts, walls, undo, variants, simulations."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pnp.engines.core import IllegalMoveError, RecordError, get_game
+from pnp.engines.replay import check_expectations, load_record, replay
+from pnp.engines.zombies_vs_vampires import (BUILD, MOVE, DEFAULT_ACTION_DIE, ZombiesVsVampires,
+                                             _load_zvv_data, geometry, greedy_bot, zvv_data)
+
+Z = ZombiesVsVampires
+HERE = Path(__file__).parent
+SCEN = HERE / "scenarios" / "zombies-vs-vampires"
+SCENARIOS = sorted(p for p in SCEN.glob("*.yaml") if p.name != "perft.yaml")
+PERFT = yaml.safe_load((SCEN / "perft.yaml").read_text(encoding="utf-8"))["positions"]
+
+
+def test_registered_and_defaults():
+    assert get_game("zombies-vs-vampires") is Z
+    d = _load_zvv_data(HERE / "no-such-pack")
+    assert d["size"] == 13 and d["walls"] == (6, 5, 4)
+    assert d["action_die"] == DEFAULT_ACTION_DIE
+    d = zvv_data()
+    assert sorted(d["size_die"]) == [1, 1, 2, 2, 3, 3]
+    assert len(d["action_die"]) == 6
+
+
+def test_setup():
+    for n in (2, 3, 4):
+        st = Z(players=n, seed=n)
+        assert [len(p) for p in st.pos] == [9] * n                  # V1
+        assert st.supply[1:] == list(st.total_walls[1:]) and not st.walls
+        assert not st.check_invariants()
+        zones = {st.geo.zone_of[s] for q in st.pos for s in q}
+        assert len(zones) == n
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario(path):
+    result = replay(load_record(path))
+    assert check_expectations(result) == []
+    assert not result.state.check_invariants()
+
+
+@pytest.mark.parametrize("case", PERFT, ids=[c["name"] for c in PERFT])
+def test_perft(case):
+    st = Z.from_position(case["position"], variants=case.get("variants"))
+    moves = st.legal_moves()
+    assert len(moves) == case["count"]
+    assert len(set(moves)) == len(moves)
+    sample = moves if len(moves) < 60 else random.Random(0).sample(moves, 60)
+    for m in sample:
+        text = st.move_text(m)
+        assert st.parse_move(text) == m, text
+        st.push(m)                                   # every listed move is accepted
+        st.pop()
+
+
+def test_move_paths_are_valid_step_by_step():
+    st = Z(players=2, seed=4)
+    ch = random.Random(4)
+    checked = 0
+    for _ in range(300):
+        if st.outcome():
+            break
+        ms = st.legal_moves()
+        for m in ms[:20]:
+            if m >> 24 == MOVE:
+                text = st.move_text(m)
+                sqs = [st.geo.parse_sq(x) for x in text.split()[1].split(">")]
+                assert st._check_path(sqs) is None, text
+                checked += 1
+        st.push(ms[ch.randrange(len(ms))])
+    assert checked > 100
+
+
+def test_walls_block_movement_both_ways():
+    st = Z.from_position({"pieces": [["h8"], ["a13"]], "walls": ["v:h8-1"], "die": "2"})
+    dests = {st.geo.sq_name(m & 0xFFF) for m in st.legal_moves()}
+    assert "i8" not in dests and "j8" not in dests and "i9" in dests
+    st = Z.from_position({"pieces": [["i8"], ["a13"]], "walls": ["v:h8-1"], "die": "2"})
+    dests = {st.geo.sq_name(m & 0xFFF) for m in st.legal_moves()}
+    assert "h8" not in dests and "h9" in dests
+
+
+def test_wall_geometry():
+    g = geometry(13)
+    assert len(g.by_size[1]) == 264 and len(g.by_size[2]) == 240 and len(g.by_size[3]) == 216
+    for ci in g.by_size[3]:                            # never a groove inside a home zone
+        o, r, c, L, gm, im = g.cands[ci]
+        for s in range(g.N * g.W):
+            if gm >> s & 1:
+                other = s + (g.W if o == 0 else 1)
+                za, zb = g.zone_of.get(s), g.zone_of.get(other)
+                assert za is None or za != zb
+
+
+def test_illegal_error_fields():
+    st = Z.from_position({"pieces": [["c5", "c6"], ["m13"]], "walls": ["h:c6-1"], "die": "2"})
+    with pytest.raises(IllegalMoveError) as ei:
+        st.push_text("move c5>c7")
+    e = ei.value
+    assert e.rule == "V6" and e.move == "move c5>c7" and "c5" in e.position
+    assert "move c5>b5" in e.legal
+    with pytest.raises(IllegalMoveError) as ei:
+        st.push_text("build h:e7-2")
+    assert ei.value.rule == "V3"
+    with pytest.raises(IllegalMoveError) as ei:
+        st.push_text("move m13>m12")
+    assert ei.value.rule == "V4"
+
+
+def test_remove_by_serial_and_by_spec():
+    st = Z.from_position({"pieces": [["d4"], ["m13"]], "walls": ["h:e5-2", "v:h8-3"],
+                          "die": "pm"})
+    assert st.parse_move("remove w1") == st.parse_move("remove h:e5-2")
+    with pytest.raises(IllegalMoveError):
+        st.parse_move("remove w9")
+
+
+def test_pm_build_then_size_roll():
+    st = Z.from_position({"pieces": [["d4"], ["m13"]], "die": "pm"})
+    st.push_text("build")
+    assert st.phase == 2 and st.wsize in (1, 2, 3)
+    assert all(m >> 24 == BUILD for m in st.legal_moves())
+    st.push(st.legal_moves()[0])
+    assert len(st.walls) == 1 and not st.check_invariants()
+
+
+def _play(st, ch, steps=10 ** 9, undo_check=False, mix_greedy=False):
+    k = 0
+    while st.outcome() is None and k < steps:
+        ms = st.legal_moves()
+        if mix_greedy and ch.random() < 0.5:
+            m = greedy_bot(st, ch)
+        else:
+            m = ms[ch.randrange(len(ms))]
+        if undo_check:
+            before = st.to_dict()
+            st.push(m)
+            st.pop()
+            assert st.to_dict() == before
+        st.push(m)
+        k += 1
+    return st
+
+
+def test_push_pop_is_exact():
+    for seed in range(4):
+        st = Z(players=2 + seed % 3, seed=seed)
+        _play(st, random.Random(seed), steps=150, undo_check=True, mix_greedy=True)
+        end = st.to_dict()
+        moves = list(st.move_stack)
+        while st.move_stack:
+            st.pop()
+        assert st.to_dict() == Z(players=st.players, seed=seed).to_dict()
+        for m in moves:
+            st.push(m)
+        assert st.to_dict() == end
+
+
+def test_serialisation_round_trip():
+    for seed in range(6):
+        st = Z(players=2 + seed % 3, seed=seed, variants=["v15-reroll"] if seed % 2 else None)
+        _play(st, random.Random(seed), steps=80, mix_greedy=True)
+        d = st.to_dict()
+        cp = Z.from_dict(yaml.safe_load(yaml.safe_dump(d)))
+        assert cp.to_dict() == d
+        assert cp.legal_moves() == st.legal_moves()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_invariants_or_are_flagged(players):
+    """Uniformly random play rarely finishes a race: games are capped and flagged (the full
+    1000-game run is benchmarks/bench_zr_zvv.py --sim)."""
+    for i in range(12):
+        st = Z(players=players, seed=f"rnd-{players}-{i}", options={"max_turns": 150})
+        ch = random.Random(i)
+        n = 0
+        while st.outcome() is None:
+            st._apply(st.random_move(ch.random))
+            n += 1
+            if n % 25 == 0:
+                assert not st.check_invariants(), (st.seed, st.check_invariants())
+        assert not st.check_invariants()
+        out = st.outcome()
+        if out.rule == "cap":
+            assert repr(st.seed) in out.reason
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_greedy_bots_race_to_the_end(players):
+    for i in range(3):
+        st = Z(players=players, seed=f"greedy-{players}-{i}")
+        out = st.playout(random.Random(i), bot=greedy_bot)
+        assert out.rule in ("V12", "V13"), out
+        assert out.winners and all(st.home[w] == 9 for w in out.winners)
+        assert not st.check_invariants()
+
+
+def test_greedy_beats_random():
+    """Greedy wins unless a random piece squats in its far zone for ever (seed 0: see the
+    rules doc, "spoilers")."""
+    wins = 0
+    for i in range(4):
+        st = Z(players=2, seed=i, options={"max_turns": 600})
+        ch = random.Random(i)
+        while st.outcome() is None:
+            m = greedy_bot(st, ch) if st.turn == 0 else st.random_move(ch.random)
+            st._apply(m)
+        wins += st.outcome().winners == (0,)
+        assert 1 not in st.outcome().winners
+    assert wins >= 3
+
+
+def test_variant_twostar_and_v15():
+    st = Z(players=2, seed=3, variants=["twostar-reroll"])
+    for _ in range(200):
+        assert st.face_text != "2*"
+        st._apply(st.random_move(random.Random(1).random))
+    st = Z.from_position({"pieces": [["k3", "e8"], ["a13"]], "die": "4"},
+                         variants=["v15-reroll"])
+    assert "reroll" in [st.move_text(m) for m in st.legal_moves()]
+    st.push_text("reroll")
+    assert "reroll" not in [st.move_text(m) for m in st.legal_moves()]
+    st = Z.from_position({"pieces": [["k3", "e8"], ["a13"]], "die": "4", "first": 1},
+                         variants=["v15-choose"])
+    st.push_text("move e8>e9")            # seat 1's turn: no piece home, no choice
+    assert st.phase == 1
+    st = Z.from_position({"pieces": [["k3", "e8"], ["a1"]], "die": "4", "turn": 1,
+                          "first": 0}, variants=["v15-choose"])
+    st.push_text("move a1>a2")             # back to seat 0, which has a piece home: choose
+    assert sorted(st.move_text(m) for m in st.legal_moves()) == ["roll action", "roll size"]
+    st.push_text("roll size")
+    assert st.steps in (1, 2, 3)
+
+
+def test_board_size_variants():
+    for v, n in (("board11", 11), ("board15", 15), ("board19", 19)):
+        st = Z(players=4, seed=1, variants=[v])
+        assert st.geo.N == n and not st.check_invariants()
+        out = st.playout(random.Random(1), bot=greedy_bot)
+        assert out.rule in ("V12", "V13")
+    with pytest.raises(RecordError):
+        Z(players=2, seed=1, options={"twostar": "maybe"})
+
+
+def test_locked_home_variant():
+    st = Z.from_position({"pieces": [["k3", "e8"], ["a13"]], "die": "2"},
+                         variants=["home-locked"])
+    assert all(m >> 12 & 0xFFF != st.geo.parse_sq("k3") for m in st.legal_moves())
+
+
+def test_lane_bfs_matches_single_piece_bfs():
+    """The all-pieces-at-once generator equals one BFS per piece (``_reach``)."""
+    for seed in range(6):
+        st = Z(players=2 + seed % 3, seed=seed, options={"max_turns": 400})
+        ch = random.Random(seed)
+        for _ in range(40):
+            if st.outcome():
+                break
+            p = st.turn
+            for k in (1, 2, 4, 6):
+                fast = set(st._move_moves(p, k))
+                ref = set()
+                for s in st.movable(p):
+                    r = st._reach(p, s, k)
+                    ref |= {MOVE << 24 | s << 12 | t for t in range(st.geo.N * st.geo.W)
+                            if r >> t & 1}
+                assert fast == ref
+            st._apply(st.random_move(ch.random))
+
+
+def test_engine_reads_the_printed_board():
+    d = zvv_data()
+    st = Z(players=2, seed=1)
+    assert st.geo.N == d["size"]
+    if d["zones"]:
+        assert st.geo.zone_ids == [z[0] for z in d["zones"]]
+    assert [st.geo.zone_ids[c] for c in st.corners] == list(d["seats"][2])
+    st = Z(players=2, seed=1, variants=["head-on"])
+    assert [st.geo.zone_ids[c] for c in st.corners] == ["nw", "se"]
+    assert st.target_mask[0] == st.geo.zone_masks[st.geo.zone_ids.index("se")]
+
+
+def test_yaml_fallback_reads_the_same_board(monkeypatch):
+    via_pack = _load_zvv_data()
+
+    def boom(*a, **k):
+        raise RuntimeError("pack loader unavailable")
+
+    monkeypatch.setattr("pnp.pack.load_pack", boom)
+    via_yaml = _load_zvv_data()
+    for key in ("size", "walls", "action_die", "size_die", "zones", "seats"):
+        assert via_yaml[key] == via_pack[key], key
