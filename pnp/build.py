@@ -43,7 +43,9 @@ class BuildOptions:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     out: Path = Path("output")
     png: bool = False
+    mat: bool = False                  # also the full-size play mats (components of type *-mat)
     force: bool = False                # print even when the rules checker finds errors
+    strict: bool = False               # a missing translation is an error, not the English text
 
 
 @dataclass
@@ -59,22 +61,29 @@ class PreparedFaces:
 class BuildResult:
     files: list[Path] = field(default_factory=list)
     faces: int = 0
+    warnings: list[Problem] = field(default_factory=list)
 
 
 def build(games: list[str], options: BuildOptions) -> BuildResult:
-    packs = [load_pack(game) for game in games]                       # load + validate + expand
+    packs = [load_pack(game, strict=options.strict) for game in games]   # load + validate + expand
     if not options.force:
         check_rules(games)                                             # composition rules
     jobs = [(pack, lang) for pack in packs for lang in languages_for(pack, options.lang)]
-    prepared, problems = [], []
+    prepared, plans, problems = [], [], []
     for pack, lang in jobs:                                            # lay out + render
         faces, found = render_faces(pack, lang)
         prepared.append(faces)
         problems.extend(found)
+        plan, found = render_components(pack, lang, options)          # boards, parts, aids
+        plans.append(plan)
+        problems.extend(found)
     if problems:
         raise DataError(problems)
-    result = BuildResult()
-    for faces in prepared:                                             # impose + write
+    result = BuildResult(warnings=[w for pack in packs for w in pack.warnings])
+    for faces, plan in zip(prepared, plans):                           # impose + write
+        if plan is not None:                                           # boards, parts (pnp.components)
+            from pnp.components import write_components
+            result.files.extend(write_components(plan, output_dir(faces.pack, options), png=options.png))
         if not faces.cards:                                            # a game without cards (yet)
             continue
         result.files.append(write_pdf(faces, options))
@@ -85,11 +94,25 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
     return result
 
 
+def render_components(pack: Pack, lang: str, options: BuildOptions):
+    """Draw the pack's non-card components (pnp.components); (None, []) when it declares none."""
+    from pnp.components import COLLECTION, has_components, plan_components
+
+    if not has_components(pack):
+        return None, []
+    plan = plan_components(pack, lang, options.paper, mat=options.mat)
+    source = pack.sources.get(f"collection:{COLLECTION}")
+    where = display_path(source.file if source is not None else pack.root / "pack.yaml")
+    return plan, [Problem(where, 0, "components", message) for message in plan.problems]
+
+
 def check_rules(games: list[str]) -> None:
     from pnp.check import check_pack
     from pnp.check.findings import ERROR
 
-    errors = [f for game in games for f in check_pack(game, checks={"rules"}) if f.severity == ERROR]
+    # Missing translations were already settled by load_pack (an error with --strict, else a warning).
+    errors = [f for game in games for f in check_pack(game, checks={"rules"})
+              if f.severity == ERROR and f.rule != "text.missing"]
     if errors:
         lines = [f"the rules checker found {len(errors)} error{'s' * (len(errors) != 1)}; "
                  "nothing was printed (fix them, or build with --force):", *map(str, errors)]

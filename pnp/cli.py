@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from pnp.check.cli import check
+from pnp.i18n.cli import i18n
 from pnp.engines.cli import replay, simulate
 from pnp.errors import PnpError
 
@@ -39,15 +40,20 @@ def main() -> None:
               help="X,Y mm shift of every back page (read it off `pnp calibrate`).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
 @click.option("--png", is_flag=True, help="Also write PNG previews: one per card face and a contact sheet per deck.")
+@click.option("--mat", is_flag=True, help="Also write full-size play mats (Cimiterio), tiled across pages.")
 @click.option("--force", is_flag=True, help="Print even if `pnp check` finds errors in the deck's composition.")
-def build(games, lang, paper, layout, flip, back_offset, out, png, force):
+@click.option("--strict", is_flag=True, help="Fail on a missing translation instead of printing the English text.")
+def build(games, lang, paper, layout, flip, back_offset, out, png, mat, force, strict):
     """Build printable PDFs for GAMES (pack names or pack folders; default: every shipped game)."""
     games = list(games) or [p.name for p in available_packs()]
     if not games:
         raise PnpError("no games to build: data/ holds no packs")
     options = build_module.BuildOptions(lang=lang, paper=paper, layout=layout, flip=flip,
-                                        back_offset_mm=back_offset, out=out, png=png, force=force)
+                                        back_offset_mm=back_offset, out=out, png=png, mat=mat, force=force,
+                                        strict=strict)
     result = build_module.build(games, options)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     for path in result.files:
         if path.suffix == ".pdf":
             click.echo(f"wrote {path}")
@@ -99,6 +105,7 @@ def calibrate(paper, flip, out):
 
 
 main.add_command(check)
+main.add_command(i18n)
 main.add_command(replay)
 main.add_command(simulate)
 

@@ -54,7 +54,8 @@ CASES = [
 def test_each_defect_gets_one_precise_message(tiny_pack, tmp_path, name, file, old, new, expected_file, needle, pattern):
     replace(tiny_pack / file, old, new)
     out = tmp_path / "out"
-    result = run_build(tiny_pack, out)
+    # --strict: a missing translation is an error too (without it, the English text is printed)
+    result = run_build(tiny_pack, out, "--strict")
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
     problem_lines = [l for l in result.output.splitlines() if re.match(r"^\S.*:\d+:", l)]
@@ -78,6 +79,14 @@ def test_all_problems_are_reported_at_once(tiny_pack, tmp_path):
     assert "'green' is not an id" in result.output
     assert "expected a whole number" in result.output
     assert "unknown key 'valeu'" in result.output
+
+
+def test_a_missing_translation_prints_english_with_a_warning(tiny_pack, tmp_path):
+    replace(tiny_pack / "text/it.yaml", "  gamma: {title: Gamma, body: Due facce}\n", "")
+    result = run_build(tiny_pack, tmp_path / "out", "--lang", "it")
+    assert result.exit_code == 0, result.output
+    assert "warning:" in result.output and "card.gamma.title" in result.output
+    assert (tmp_path / "out" / "tiny" / "tiny-cards-it-a4.pdf").exists()
 
 
 def test_unknown_language(tiny_pack, tmp_path):

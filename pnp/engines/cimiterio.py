@@ -322,6 +322,15 @@ class Cimiterio(GameState):
         "attack": "adjacent",       # C13: adjacent (next to the gate with a move left) | arrive
         "pack": "",                 # pack root ("" = data/cimiterio)
     }
+    stat_labels = {
+        "gate_broken": "the zombies broke the gate (C14)",
+        "gate_damaged": "the gate ended damaged or broken (C13)",
+        "gate_attacks": "attacks on the gate (C13)",
+        "captures_seat": "zombies captured by each seat (C9)",
+        "zombies_awakened": "zombies awakened in all (C2/C17)",
+        "merges": "groups merged (C10)",
+        "splits": "groups split (C12)",
+    }
     variants = {
         "quick": {"cap": 20},                                   # C25
         "quick-damaged": {"cap": 20, "gate_damaged": True},     # C25 with the gate damaged
@@ -1117,6 +1126,8 @@ class Cimiterio(GameState):
         B = st.B
         st.rules_fired.clear()
         st._fire_log.clear()
+        st.counters.clear()
+        st._count_log.clear()
         tombs = spec.get("tombs", "identity")
         if tombs == "identity":
             st.tomb_of = tuple(B.slots[:st.nz])
@@ -1208,6 +1219,19 @@ class Cimiterio(GameState):
                     x = nx.get(x)
                     k += 1
         return v
+
+    # ---------------------------------------------------------------- simulation figures
+    def stats(self) -> dict:
+        rf = self.rules_fired
+        return {
+            "gate_broken": int(self.gate == GATE_BROKEN),
+            "gate_damaged": int(self.gate != GATE_INTACT),
+            "gate_attacks": rf.get("C13", 0),
+            "captures_seat": [len(c) for c in self.captured],
+            "zombies_awakened": self.awakened,
+            "merges": rf.get("C10", 0),
+            "splits": rf.get("C12", 0),
+        }
 
     # ---------------------------------------------------------------- checks
     def check_invariants(self) -> list[str]:

@@ -60,3 +60,64 @@ def simulate(game, count, players, seed, bot, variants, workers, max_turns, as_j
         except (KeyError, ValueError) as error:
             raise EngineInputError(f"{game}: {error}") from None
     click.echo(report.to_json() if as_json else report.to_text())
+
+
+@click.command()
+@click.argument("game")
+@click.option("--games", "count", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Games per player count and variant.")
+@click.option("--players", "players", type=click.IntRange(min=1), multiple=True,
+              help="A player count (repeatable); default: every count the game allows.")
+@click.option("--variant", "variants", multiple=True,
+              help="A variant arm: named variants / key=value joined by commas ('default' = "
+                   "none). Give two (or more) for an A/B comparison against the first.")
+@click.option("--bot", default="random", show_default=True, help="random | greedy | planner")
+@click.option("--seed", default="0", show_default=True, help="Master seed (same seed, same report).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--max-turns", type=click.IntRange(min=1), default=None,
+              help="Turn cap: longer games are reported as 'did not end'.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Output folder (default output/playtest/GAME).")
+@click.option("--json", "as_json", is_flag=True, help="Also print the figures as JSON.")
+def playtest(game, count, players, variants, bot, seed, workers, max_turns, out_dir, as_json):
+    """Simulate GAME and write a designer's report: PDF + PNGs (length, win share per seat,
+    game figures, rule coverage, A/B comparison of two variants)."""
+    import json
+    from pathlib import Path
+
+    from pnp.engines.core import RecordError, get_game
+    from pnp.engines.playtest import parse_arm, result_json, run_playtest
+    from pnp.engines.simulate import DEFAULT_MAX_TURNS
+
+    seed_value = int(seed) if seed.lstrip("-").isdigit() else seed
+    try:
+        cls = get_game(game)
+        counts = list(players) or list(range(cls.min_players, cls.max_players + 1))
+        bad = [n for n in counts if not cls.min_players <= n <= cls.max_players]
+        if bad:
+            raise RecordError(f"{game} is for {cls.min_players}-{cls.max_players} players, not "
+                              f"{', '.join(map(str, bad))}")
+        arms = [parse_arm(v) for v in variants] or [[]]
+        out = Path(out_dir) if out_dir else Path("output") / "playtest" / game
+        total = count * len(counts) * len(arms)
+        with click.progressbar(length=total, label=f"{game}: {total} games",
+                               file=click.get_text_stream("stderr")) as bar:
+            last = [0]
+
+            def progress(done, n):
+                if done < last[0]:
+                    last[0] = 0
+                bar.update(done - last[0])
+                last[0] = done
+
+            res = run_playtest(game, games=count, players=counts, arms=arms, bot=bot,
+                               seed=seed_value, workers=workers, out=out,
+                               max_turns=max_turns or DEFAULT_MAX_TURNS, progress=progress)
+    except (RecordError, KeyError, ValueError) as error:
+        raise EngineInputError(f"{game}: {error}") from None
+    for line in res.summary_lines():
+        click.echo(line)
+    click.echo(f"report: {res.pdf} ({len(res.pages)} pages: {', '.join(res.pages)}); "
+               f"PNGs in {res.pdf.parent}")
+    if as_json:
+        click.echo(json.dumps(result_json(res), indent=2, default=str))

@@ -13,7 +13,13 @@ Stable API (other engines import it):
 - ``GameState``: ``legal_moves()``, ``is_legal(move)``, ``push(move)``, ``push_text(text)``,
   ``pop()``, ``outcome()``, ``to_dict()`` / ``from_dict(data)``, ``parse_move(text)``,
   ``move_text(move)``, ``turn`` / ``to_move``, ``rules_fired``, ``ply``, ``move_stack``,
-  ``copy()``, ``describe()``, ``check_invariants()``, ``new(players, seed, variants, options)``.
+  ``copy()``, ``describe()``, ``check_invariants()``, ``new(players, seed, variants, options)``,
+  ``count(key, n)`` / ``counters`` (undoable per-game counters) and ``stats()`` (game-specific
+  figures for the simulation report), ``unfinished_rules`` (outcome rules meaning "did not end").
+- Hidden information: a game whose players do not see everything defines ``observation(seat)``
+  (a JSON-able dict with the legal move texts under ``"legal"`` for the seat to move) and
+  ``observation_bots`` (bot name -> ``fn(observation, rng) -> move text``); the simulator then
+  asks those bots only.
 - ``Outcome(winners, scores, reason, rule)``
 - ``IllegalMoveError(ValueError)`` (``.move``, ``.rule``, ``.position``, ``.legal``),
   ``RecordError(ValueError)``
@@ -250,6 +256,10 @@ class GameState:
     default_options: ClassVar[dict] = {}
     variants: ClassVar[dict[str, dict]] = {}
     rule_points: ClassVar[tuple[str, ...]] = ()   # every rule id the engine can fire (coverage)
+    # outcome rules that mean "the game did not end" (never-ending guards), not a real finish
+    unfinished_rules: ClassVar[tuple[str, ...]] = ("cap", "repetition")
+    # game-specific figures returned by stats(): key -> short human label (report order)
+    stat_labels: ClassVar[dict[str, str]] = {}
 
     def __init__(self, players: int = 2, seed: int | str = 0, variants=None,
                  options: dict | None = None, *, _empty: bool = False):
@@ -266,6 +276,8 @@ class GameState:
         self._undo: list = []
         self.rules_fired: Counter = Counter()
         self._fire_log: list[str] = []     # rules fired since the first undoable push (for pop)
+        self.counters: Counter = Counter()   # game-specific counters (stats), undone by pop()
+        self._count_log: list = []
         if not _empty:
             self._setup()
 
@@ -313,7 +325,7 @@ class GameState:
         if bad is not None:
             raise self.illegal(move, *bad)
         self._undo.append((self._snapshot(), self.rng.state, self.turn, self.ply,
-                           len(self._fire_log)))
+                           len(self._fire_log), len(self._count_log)))
         self.move_stack.append(move)
         self._apply(move)
         self.ply += 1
@@ -321,7 +333,7 @@ class GameState:
     def push_unchecked(self, move) -> None:
         """Apply a move known to be legal (bots use it after picking from legal_moves())."""
         self._undo.append((self._snapshot(), self.rng.state, self.turn, self.ply,
-                           len(self._fire_log)))
+                           len(self._fire_log), len(self._count_log)))
         self.move_stack.append(move)
         self._apply(move)
         self.ply += 1
@@ -334,7 +346,7 @@ class GameState:
     def pop(self):
         if not self._undo:
             raise IndexError("pop from an empty move stack")
-        snap, rng_state, turn, ply, mark = self._undo.pop()
+        snap, rng_state, turn, ply, mark, cmark = self._undo.pop()
         self._restore(snap)
         self.rng.state = rng_state
         self.turn = turn
@@ -347,6 +359,14 @@ class GameState:
                 if fired[rule] <= 0:
                     del fired[rule]
             del log[mark:]
+        clog = self._count_log
+        if len(clog) > cmark:
+            counters = self.counters
+            for key, n in clog[cmark:]:
+                counters[key] -= n
+                if not counters[key]:
+                    del counters[key]
+            del clog[cmark:]
         return self.move_stack.pop()
 
     def outcome(self) -> Outcome | None:
@@ -389,7 +409,7 @@ class GameState:
             "ply": self.ply,
             "rules_fired": dict(self.rules_fired),
             "state": self._state_dict(),
-        }
+        } | ({"counters": dict(self.counters)} if self.counters else {})
 
     @classmethod
     def from_dict(cls, data: dict) -> "GameState":
@@ -402,6 +422,7 @@ class GameState:
             st.turn = int(data["turn"])
             st.ply = int(data.get("ply", 0))
             st.rules_fired = Counter(data.get("rules_fired") or {})
+            st.counters = Counter(data.get("counters") or {})
             st._load_state(data["state"])
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, RecordError):
@@ -444,6 +465,18 @@ class GameState:
             self._fire_log.append(rule)
         else:
             self._fire_log.extend([rule] * n)
+
+    def count(self, key: str, n: int = 1) -> None:
+        """Add ``n`` to the game-specific counter ``key`` (for ``stats()``); undone by pop()."""
+        self.counters[key] += n
+        self._count_log.append((key, n))
+
+    def stats(self) -> dict:
+        """Game-specific figures of this game so far, for the simulation report: a flat mapping
+        name -> number, or name -> list of numbers (one per seat), or None (does not apply in
+        this game, e.g. "turns to the first piece home" when no piece got home). Default: the
+        counters. Keys and labels: ``stat_labels``."""
+        return dict(self.counters)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.describe()}>"

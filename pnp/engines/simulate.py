@@ -2,7 +2,12 @@
 
 ``simulate(game, games, players, seed, bot, variants, workers)`` is what ``pnp simulate`` calls.
 Bots: ``random`` (uniform over legal moves), ``greedy`` (one ply on ``state.heuristic(seat)``),
-``planner`` (two plies of the same seat's own moves; slower).
+``planner`` (two plies of the same seat's own moves; slower). A game with hidden information
+(it defines ``observation(seat)``, e.g. Zombie Run's hands) is played only by its own
+``observation_bots``: they get the observation of the seat to move, never the state.
+Game-specific figures come from ``state.stats()`` (see ``aggregate_stats``); games that hit a
+turn cap or a repetition guard are reported as "did not end" with a reproducing seed and are
+not counted as finished.
 Per-game seeds are derived from the master seed and the game index (``core.derive_seed``), and
 results are gathered in index order, so the report is the same whatever the number of workers.
 """
@@ -25,6 +30,11 @@ DEFAULT_MAX_TURNS = 500
 
 # ----------------------------------------------------------------------------- bots
 def random_bot(st: GameState, rng: Rng):
+    """Uniform over the legal moves (the game's own ``random_move`` sampler when it has one:
+    same distribution, without building the move list)."""
+    rm = getattr(st, "random_move", None)
+    if rm is not None:
+        return rm(rng.random)
     moves = st.legal_moves()
     return moves[rng.randbelow(len(moves))]
 
@@ -88,22 +98,59 @@ def get_bot(name: str) -> Callable:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOTS)}") from None
 
 
+def hidden_information(cls) -> bool:
+    """Does the game hide things from its players (it defines ``observation(seat)``)?"""
+    return callable(getattr(cls, "observation", None))
+
+
+def bot_names(cls) -> tuple[str, ...]:
+    """The bots that may play ``cls``: a game with hidden information only offers its
+    observation bots (they see what their player may see); others offer the generic ones."""
+    if hidden_information(cls):
+        return tuple(getattr(cls, "observation_bots", {}) or {})
+    return BOTS
+
+
+def get_game_bot(cls, name: str) -> Callable:
+    """A ``fn(state, rng) -> move`` for ``cls``. With hidden information the bot is one of the
+    game's ``observation_bots``: it gets ``state.observation(seat)`` only (never the state)
+    and answers a move text, which is parsed (and then legality-checked by ``push``)."""
+    if hidden_information(cls):
+        obs_bots = getattr(cls, "observation_bots", None) or {}
+        if name not in obs_bots:
+            raise ValueError(f"bot {name!r} would see hidden information in {cls.name}; bots "
+                             f"that play from observations: {', '.join(obs_bots) or 'none'}")
+        fn = obs_bots[name]
+
+        def play(st, rng, _fn=fn):
+            return st.parse_move(_fn(st.observation(st.to_move), rng))
+
+        play.__name__ = f"{name}_observation_bot"
+        return play
+    return get_bot(name)
+
+
 # ----------------------------------------------------------------------------- one game
 def play_one(game: str, players: int, seed: int, bot: str | Iterable[str] = "random",
              variants=None, max_turns: int = DEFAULT_MAX_TURNS, check_every: int = 1) -> dict:
-    """Play one game; return a JSON-able summary (never raises: errors are reported)."""
+    """Play one game; return a JSON-able summary (never raises: errors are reported).
+
+    ``capped`` is true when the game did not end: the simulator's turn cap (``max_turns``) or
+    one of the game's own never-ending guards (``unfinished_rules``: turn cap, repetition)."""
     cls = get_game(game)
     bots = [bot] * players if isinstance(bot, str) else list(bot)
-    fns = [get_bot(b) for b in bots]
     res = {"seed": seed, "turns": 0, "plies": 0, "outcome": None, "scores": None,
-           "capped": False, "problems": [], "error": None, "rules": {}}
+           "capped": False, "unfinished": None, "problems": [], "error": None, "rules": {},
+           "stats": {}}
     try:
+        fns = [get_game_bot(cls, b) for b in bots]
         st = cls.new(players=players, seed=seed, variants=variants)
         brng = Rng(seed ^ 0x5BD1E995)
         plies = 0
         while st.outcome() is None:
             if st.turn_count > max_turns:
                 res["capped"] = True
+                res["unfinished"] = f"simulator turn cap {max_turns}"
                 break
             move = fns[st.to_move](st, brng)
             st.push(move)
@@ -116,17 +163,100 @@ def play_one(game: str, players: int, seed: int, bot: str | Iterable[str] = "ran
         if not res["problems"]:
             res["problems"] = st.check_invariants()
         out = st.outcome()
+        if out is not None and out.rule in cls.unfinished_rules:
+            res["capped"] = True
+            res["unfinished"] = f"{out.rule}: {out.reason}"
         res.update(turns=st.turn_count, plies=plies, rules=dict(st.rules_fired),
                    outcome=None if out is None else out.to_dict(),
-                   scores=list(out.scores) if out else list(getattr(st, "scores", ()) or ()))
+                   scores=list(out.scores) if out else list(getattr(st, "scores", ()) or ()),
+                   stats=st.stats())
     except Exception as exc:  # reported as an anomaly with its seed
         res["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
     return res
 
 
 def _play_chunk(args) -> list[dict]:
-    game, players, seeds, bot, variants, max_turns = args
-    return [play_one(game, players, s, bot, variants, max_turns) for s in seeds]
+    game, players, seeds, bot, variants, max_turns, check_every = args
+    return [play_one(game, players, s, bot, variants, max_turns, check_every) for s in seeds]
+
+
+# ----------------------------------------------------------------------------- statistics
+def two_proportion_z(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
+    """Two-sided two-proportion z-test (pooled): (z, p). (0, 1) when undefined."""
+    if n1 == 0 or n2 == 0:
+        return 0.0, 1.0
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 0.0, 1.0
+    z = (k1 / n1 - k2 / n2) / se
+    return z, math.erfc(abs(z) / math.sqrt(2))
+
+
+def mann_whitney(a: list[float], b: list[float]) -> tuple[float, float, float]:
+    """Mann-Whitney U test, normal approximation with tie correction and continuity
+    correction: (U of a, z, two-sided p). Pure Python (no scipy)."""
+    n1, n2 = len(a), len(b)
+    if n1 == 0 or n2 == 0:
+        return 0.0, 0.0, 1.0
+    pooled = sorted([(x, 0) for x in a] + [(x, 1) for x in b])
+    ranks_a = 0.0
+    ties = 0.0
+    i = 0
+    n = n1 + n2
+    while i < n:
+        j = i
+        while j + 1 < n and pooled[j + 1][0] == pooled[i][0]:
+            j += 1
+        rank = (i + j) / 2 + 1
+        t = j - i + 1
+        if t > 1:
+            ties += t ** 3 - t
+        ranks_a += rank * sum(1 for k in range(i, j + 1) if pooled[k][1] == 0)
+        i = j + 1
+    u = ranks_a - n1 * (n1 + 1) / 2
+    mu = n1 * n2 / 2
+    var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1))) if n > 1 else 0.0
+    if var <= 0:
+        return u, 0.0, 1.0
+    d = u - mu
+    d = d - 0.5 if d > 0 else d + 0.5 if d < 0 else 0.0
+    z = d / math.sqrt(var)
+    return u, z, math.erfc(abs(z) / math.sqrt(2))
+
+
+def aggregate_stats(rows: list[dict], players: int) -> dict:
+    """Combine per-game ``stats()`` mappings: numbers -> mean / total / max / games with a
+    non-zero value over the games where defined; per-seat lists -> per-seat means and totals."""
+    out: dict = {}
+    keys: list = []
+    for r in rows:
+        for k in r:
+            if k not in out:
+                out[k] = None
+                keys.append(k)
+    agg = {}
+    for k in keys:
+        vals = [r.get(k) for r in rows]
+        lists = [v for v in vals if isinstance(v, (list, tuple))]
+        if lists:
+            seats = max(len(v) for v in lists)
+            per = []
+            for q in range(seats):
+                xs = [v[q] for v in lists if q < len(v) and v[q] is not None]
+                per.append({"mean": statistics.fmean(xs) if xs else None,
+                            "total": sum(xs), "games": len(xs)})
+            agg[k] = {"per_seat": per, "games": len(lists)}
+            continue
+        xs = [v for v in vals if isinstance(v, (int, float)) and not isinstance(v, bool)
+              or isinstance(v, bool)]
+        xs = [float(v) for v in xs]
+        agg[k] = {"mean": statistics.fmean(xs) if xs else None,
+                  "median": statistics.median(xs) if xs else None,
+                  "total": sum(xs), "max": max(xs) if xs else None,
+                  "games": len(xs), "games_nonzero": sum(1 for x in xs if x),
+                  "undefined": len(vals) - len(xs)}
+    return agg
 
 
 # ----------------------------------------------------------------------------- report
@@ -164,9 +294,12 @@ class SimulationReport:
     def summary(self) -> dict:
         res = self.results
         n = len(res)
-        finished = [r for r in res if r["outcome"] is not None]
-        broken = [r for r in finished if r["outcome"]["rule"] == "C14" or
-                  (not r["outcome"]["winners"] and "gate" in r["outcome"]["reason"])]
+        crashed = [r for r in res if r["error"]]
+        unfinished = [r for r in res if not r["error"] and (r["capped"] or r["outcome"] is None)]
+        finished = [r for r in res if not r["error"] and not r["capped"]
+                    and r["outcome"] is not None]
+        nf = len(finished)
+        no_winner = [r for r in finished if not r["outcome"]["winners"]]
         turns = [r["turns"] for r in finished]
         wins = Counter()
         shared = 0
@@ -187,66 +320,117 @@ class SimulationReport:
         anomalies = []
         rep = ("pnp.engines.simulate.play_one({game!r}, {players}, {seed}, {bot!r}, {variants!r}"
                ", max_turns={mt})")
+        why = Counter()
         for r in res:
             if r["error"]:
                 anomalies.append({"seed": r["seed"], "kind": "error", "detail": r["error"]})
             elif r["problems"]:
                 anomalies.append({"seed": r["seed"], "kind": "invariant", "detail": r["problems"][:5]})
-            elif r["capped"]:
+            elif r["capped"] or r["outcome"] is None:
+                reason = r.get("unfinished") or "no outcome"
+                why[reason.split(":")[0].split(" (")[0]] += 1
                 anomalies.append({"seed": r["seed"], "kind": "non-terminating",
-                                  "detail": f"no outcome after {r['turns']} turns"})
+                                  "detail": f"did not end: {reason} (after {r['turns']} turns)"})
         for a in anomalies:
             a["reproduce"] = rep.format(game=self.game, players=self.players, seed=a["seed"],
                                         bot=self.bot, variants=self.variants, mt=self.max_turns)
         seat_share = {}
         for s in range(self.players):
-            lo, hi = wilson(wins[s], n)
-            seat_share[s] = {"wins": wins[s], "share": wins[s] / n if n else 0.0,
+            lo, hi = wilson(wins[s], nf)
+            seat_share[s] = {"wins": wins[s], "share": wins[s] / nf if nf else 0.0,
                              "ci95": [round(lo, 4), round(hi, 4)]}
         never = [r for r in self.rule_points if fired.get(r, 0) == 0]
-        return {
+        stats = aggregate_stats([r.get("stats") or {} for r in res if not r["error"]],
+                                self.players)
+        out = {
             "game": self.game, "games": n, "players": self.players, "seed": self.seed,
-            "bot": self.bot, "variants": list(self.variants),
-            "completed": len(finished), "completion_rate": len(finished) / n if n else 0.0,
-            "gate_broken": len(broken), "gate_break_rate": len(broken) / n if n else 0.0,
-            "gate_break_ci95": [round(x, 4) for x in wilson(len(broken), n)],
+            "bot": self.bot, "variants": list(self.variants), "max_turns": self.max_turns,
+            "completed": nf, "completion_rate": nf / n if n else 0.0,
+            "did_not_end": len(unfinished), "did_not_end_rate": len(unfinished) / n if n else 0.0,
+            "did_not_end_ci95": [round(x, 4) for x in wilson(len(unfinished), n)],
+            "did_not_end_reasons": dict(sorted(why.items())),
+            "did_not_end_seeds": [r["seed"] for r in unfinished[:20]],
+            "crashed": len(crashed),
+            "invariant_failures": sum(1 for r in res if r["problems"] and not r["error"]),
             "turns": {"median": statistics.median(turns) if turns else None,
+                      "mean": statistics.fmean(turns) if turns else None,
                       "p95": _pct(turns, 0.95) if turns else None,
                       "max": max(turns) if turns else None},
+            "turns_finished": turns,
             "score_spread": {"mean": statistics.fmean(spreads) if spreads else None,
                              "max": max(spreads) if spreads else None,
                              "top_score_median": statistics.median(tops) if tops else None},
             "win_share": seat_share,
-            "no_winner": sum(1 for r in finished if not r["outcome"]["winners"]),
+            "no_winner": len(no_winner),
+            "no_winner_rate": len(no_winner) / nf if nf else 0.0,
             "shared_wins": shared,
             "tie_rate": tie_break / n if n else 0.0,
             "tie_breaks": tie_break,
             "rules_fired": dict(sorted(fired.items(), key=lambda kv: _rule_key(kv[0]))),
             "rules_games": dict(sorted(games_fired.items(), key=lambda kv: _rule_key(kv[0]))),
+            "rule_points": list(self.rule_points),
             "never_exercised": never,
+            "stats": stats,
+            "stat_labels": dict(getattr(get_game(self.game), "stat_labels", {}) or {}),
             "anomalies": anomalies,
         }
+        if "gate_broken" in stats:          # Cimiterio: everyone loses when the gate breaks
+            k = int(stats["gate_broken"]["total"])
+            out["gate_broken"] = k
+            out["gate_break_rate"] = k / n if n else 0.0
+            out["gate_break_ci95"] = [round(x, 4) for x in wilson(k, n)]
+        return out
 
     def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.summary(), indent=indent)
+        s = self.summary()
+        s.pop("turns_finished")
+        kinds = Counter(a["kind"] for a in s["anomalies"])
+        if len(s["anomalies"]) > 50:       # keep the JSON readable: first 20 of each kind
+            keep, seen = [], Counter()
+            for a in s["anomalies"]:
+                seen[a["kind"]] += 1
+                if seen[a["kind"]] <= 20:
+                    keep.append(a)
+            s["anomalies"] = keep
+            s["anomalies_total"] = dict(kinds)
+        return json.dumps(s, indent=indent)
 
     def to_text(self) -> str:
         s = self.summary()
         L = [f"{s['game']}: {s['games']} games, {s['players']} players, bot {s['bot']}, "
              f"seed {s['seed']}, variants {s['variants'] or '-'}",
-             f"  completed        {s['completed']}/{s['games']} ({100 * s['completion_rate']:.1f}%)",
-             f"  gate broken      {s['gate_broken']} ({100 * s['gate_break_rate']:.1f}%, 95% CI "
-             f"{100 * s['gate_break_ci95'][0]:.1f}-{100 * s['gate_break_ci95'][1]:.1f}%)",
-             f"  turns            median {s['turns']['median']}, p95 {s['turns']['p95']}, "
-             f"max {s['turns']['max']}",
-             f"  score spread     mean {_f(s['score_spread']['mean'])}, max "
-             f"{s['score_spread']['max']}, median top score {s['score_spread']['top_score_median']}",
-             "  win share per seat (95% Wilson CI):"]
+             f"  completed        {s['completed']}/{s['games']} ({100 * s['completion_rate']:.1f}%)"]
+        if s["did_not_end"]:
+            reasons = ", ".join(f"{k} {v}" for k, v in s["did_not_end_reasons"].items())
+            L.append(f"  DID NOT END      {s['did_not_end']}/{s['games']} "
+                     f"({100 * s['did_not_end_rate']:.1f}%: {reasons}); not counted as finished;"
+                     f" seeds e.g. {s['did_not_end_seeds'][:3]}")
+        if "gate_broken" in s:
+            L.append(f"  gate broken      {s['gate_broken']} ({100 * s['gate_break_rate']:.1f}%, "
+                     f"95% CI {100 * s['gate_break_ci95'][0]:.1f}-"
+                     f"{100 * s['gate_break_ci95'][1]:.1f}%)")
+        L += [f"  turns            median {s['turns']['median']}, p95 {s['turns']['p95']}, "
+              f"max {s['turns']['max']} (finished games)",
+              f"  score spread     mean {_f(s['score_spread']['mean'])}, max "
+              f"{s['score_spread']['max']}, median top score {s['score_spread']['top_score_median']}",
+              "  win share per seat among finished games (95% Wilson CI):"]
         for seat, w in s["win_share"].items():
             L.append(f"    seat {seat}: {w['wins']} ({100 * w['share']:.1f}%, "
                      f"{100 * w['ci95'][0]:.1f}-{100 * w['ci95'][1]:.1f}%)")
         L.append(f"  no winner        {s['no_winner']}   shared wins {s['shared_wins']}   "
                  f"tie-breaks {s['tie_breaks']} ({100 * s['tie_rate']:.1f}%)")
+        if s["stats"]:
+            L.append("  game figures (per game, all games played):")
+            labels = s["stat_labels"]
+            for k, a in s["stats"].items():
+                label = labels.get(k, k)
+                if "per_seat" in a:
+                    vals = "  ".join(f"seat {q}: {_f(x['mean'])}" for q, x in enumerate(a["per_seat"]))
+                    L.append(f"    {k:24s} {vals}   ({label})")
+                else:
+                    extra = f", undefined in {a['undefined']}" if a["undefined"] else ""
+                    L.append(f"    {k:24s} mean {_f(a['mean'])}, max {_g(a['max'])}, "
+                             f"in {a['games_nonzero']}/{a['games']} games{extra}   ({label})")
         L.append("  rule points fired (total / games):")
         row = []
         for r, k in s["rules_fired"].items():
@@ -255,15 +439,23 @@ class SimulationReport:
             L.append("    " + "  ".join(row[i:i + 6]))
         if s["never_exercised"]:
             L.append("  NEVER EXERCISED: " + ", ".join(s["never_exercised"]))
-        if s["anomalies"]:
-            L.append(f"  ANOMALIES ({len(s['anomalies'])}):")
-            for a in s["anomalies"][:10]:
-                detail = a["detail"] if isinstance(a["detail"], str) else "; ".join(a["detail"])
-                L.append(f"    seed {a['seed']} {a['kind']}: {detail.splitlines()[0]}")
-                L.append(f"      reproduce: {a['reproduce']}")
+        bad = [a for a in s["anomalies"] if a["kind"] != "non-terminating"]
+        if bad:
+            L.append(f"  ANOMALIES ({len(bad)}):")
         else:
-            L.append("  anomalies        none (invariants held in every game)")
+            L.append("  anomalies        none (no crash; invariants held in every game)")
+        shown = bad[:10] + [a for a in s["anomalies"] if a["kind"] == "non-terminating"][:3]
+        for a in shown:
+            detail = a["detail"] if isinstance(a["detail"], str) else "; ".join(a["detail"])
+            L.append(f"    seed {a['seed']} {a['kind']}: {detail.splitlines()[0]}")
+            L.append(f"      reproduce: {a['reproduce']}")
         return "\n".join(L)
+
+
+def _g(x):
+    if x is None:
+        return "-"
+    return f"{x:g}" if isinstance(x, float) else str(x)
 
 
 def _f(x):
@@ -280,18 +472,19 @@ def _rule_key(r: str):
 def simulate(game: str, games: int = 100, players: int = 2, seed: int | str = 0,
              bot: str = "random", variants=None, workers: int = 1,
              executor: Executor | None = None, progress: Callable[[int, int], None] | None = None,
-             max_turns: int = DEFAULT_MAX_TURNS, chunk: int = 0) -> SimulationReport:
+             max_turns: int = DEFAULT_MAX_TURNS, chunk: int = 0,
+             check_every: int = 1) -> SimulationReport:
     """Run ``games`` games; same ``seed`` gives the same report whatever ``workers`` is."""
     cls = get_game(game)
     if isinstance(variants, str):
         variants = [v for v in variants.replace(",", " ").split() if v]
     variants = list(variants or [])
     cls.new(players=players, seed=0, variants=variants)   # validate options early
-    get_bot(bot)
+    get_game_bot(cls, bot)                                  # and the bot (hidden hands)
     seeds = [derive_seed(seed, i) for i in range(games)]
     size = chunk or max(1, min(50, games // (max(1, workers) * 4) or 1))
     chunks = [seeds[i:i + size] for i in range(0, games, size)]
-    jobs = [(game, players, c, bot, variants, max_turns) for c in chunks]
+    jobs = [(game, players, c, bot, variants, max_turns, check_every) for c in chunks]
     results: list[dict] = []
     done = 0
     own = None

@@ -174,6 +174,7 @@ def fast_shuffle(rng, items: list) -> None:
 
 
 # ------------------------------------------------------------------------------- engine
+_ZT = tuple(f"zt{q}" for q in range(8))      # counter keys: zombie cards played onto seat q
 PH_LIVING = 0   # a living player decides (special / play / discard-hand / pass)
 PH_ZOMBIE = 1   # a zombie player decides where its drawn card goes (Z9)
 PH_OVER = 2
@@ -201,6 +202,15 @@ class ZombieRun(GameState):
     }
     rule_points: ClassVar[tuple] = ("Z1", "Z2", "Z3", "Z4", "Z6", "Z7", "Z8", "Z9", "Z10",
                                     "Z11", "Z13", "Z14")   # Z5, Z12: constraints (scenarios)
+    stat_labels: ClassVar[dict[str, str]] = {
+        "zombies_onto_seat": "zombie cards played onto each seat by others (Z3/Z9)",
+        "eliminated_seat": "seat turned zombie (Z8)",
+        "eliminations": "players turned zombie (Z8)",
+        "reshuffles": "deck reshuffles (Z13)",
+        "special_uses": "special-rule uses (Z11)",
+        "hand_discards": "hands shown and replaced (Z6)",
+        "cancellations": "item/zombie pairs cancelled (Z4)",
+    }
 
     # ---------------------------------------------------------------- setup
     def _init_common(self):
@@ -448,6 +458,8 @@ class ZombieRun(GameState):
                 self.fire("Z9")
             else:
                 self.fire("Z3")
+            if t >= self.S and q != p:
+                self.count(_ZT[q])                          # stats: zombies played onto q
             self._place(t, q)
             self._end_turn()
         elif kind == SPECIAL:
@@ -727,6 +739,21 @@ class ZombieRun(GameState):
         others = [val(q) for q in range(self.players) if q != seat and self.alive[q]]
         return val(seat) - (max(others) if others else 0.0)
 
+    # ---------------------------------------------------------------- simulation figures
+    def stats(self) -> dict:
+        rf = self.rules_fired
+        c = self.counters
+        n = self.players
+        return {
+            "zombies_onto_seat": [c.get(_ZT[q], 0) for q in range(n)],
+            "eliminated_seat": [0 if a else 1 for a in self.alive],
+            "eliminations": n - self.living,
+            "reshuffles": rf.get("Z13", 0),
+            "special_uses": rf.get("Z11", 0),
+            "hand_discards": rf.get("Z6", 0),
+            "cancellations": rf.get("Z4", 0),
+        }
+
     # ---------------------------------------------------------------- hidden information
     def observation(self, seat: int) -> dict:
         """What ``seat`` may see: its own hand, every table, hand sizes, deck size, the discard
@@ -847,6 +874,8 @@ class ZombieRun(GameState):
         st.deck = rest + top[::-1]                  # last = top
         st.rules_fired.clear()             # a fresh position: nothing has happened yet
         st._fire_log.clear()
+        st.counters.clear()
+        st._count_log.clear()
         st.turn = int(spec.get("turn", 0))
         st.phase = PH_LIVING if st.alive[st.turn] else PH_ZOMBIE
         st.special_used = bool(spec.get("special_used", False))
@@ -948,6 +977,7 @@ class ZombieRun(GameState):
         PLAY_ = PLAY << 16
         SPECIAL_ = SPECIAL << 16
         z3 = z11 = z4 = 0
+        tgt = [0] * n
         plies = 0
         while self._outcome is None:
             plies += 1
@@ -1016,6 +1046,8 @@ class ZombieRun(GameState):
             hand.remove(t)
             if kind == 1:                                           # PLAY
                 z3 += 1
+                if t >= S:
+                    tgt[q] += 1
             else:
                 z11 += 1
                 self.special_used = True
@@ -1083,7 +1115,12 @@ class ZombieRun(GameState):
             rf["Z11"] += z11
         if z4:
             rf["Z4"] += z4
-        self._fire_log = []                 # no undo after a playout: drop the log
+        cnt = self.counters
+        for q in range(n):
+            if tgt[q]:
+                cnt[_ZT[q]] += tgt[q]
+        self._fire_log = []                 # no undo after a playout: drop the logs
+        self._count_log = []
 
 def _jsonable(x):
     return [_jsonable(y) for y in x] if isinstance(x, tuple) else x
@@ -1120,3 +1157,6 @@ def greedy_bot(obs: dict, rng: random.Random) -> str:
         if best_score is None or score > best_score:
             best, best_score = m, score
     return best
+
+
+ZombieRun.observation_bots = {"random": random_bot, "greedy": greedy_bot}

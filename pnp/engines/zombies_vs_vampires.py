@@ -42,6 +42,7 @@ DEFAULT_SEATS = {2: ("nw", "ne"), 3: ("nw", "ne", "se"), 4: ("nw", "ne", "se", "
 PIECES = 9
 ZONE = 3
 
+_FH = ("fh0", "fh1", "fh2", "fh3")   # counter keys: own turns until a seat's first piece home
 # move kinds
 MOVE, BUILD, REMOVE, PMBUILD, PASS, REROLL, ROLL = 1, 2, 3, 4, 5, 6, 7
 # phases
@@ -306,6 +307,9 @@ def geometry(n: int, zones: tuple | None = None) -> Geometry:
     return g
 
 
+_POPCOUNT8 = tuple(bin(i).count("1") for i in range(256))
+
+
 def _bits(x: int):
     while x:
         low = x & -x
@@ -335,6 +339,16 @@ class ZombiesVsVampires(GameState):
     }
     rule_points: ClassVar[tuple] = ("V1", "V3", "V4", "V7", "V8", "V9", "V10", "V11", "V12",
                                     "V13", "V14", "V15")   # V5/V6/V2: movement constraints
+    stat_labels: ClassVar[dict[str, str]] = {
+        "walls_built": "walls built (V7/V8/V9)",
+        "walls_removed": "walls removed (V8/V10)",
+        "jump_moves": "moves that needed a jump (V6)",
+        "blocked_turns": "blocked turns: no legal move / no wall spot (V14)",
+        "turns_to_first_home": "turns (all players) until the first piece got home (V11)",
+        "own_turns_to_first_home": "each seat's own turns until its first piece got home",
+        "home_at_end": "pieces home at the end, per seat",
+        "spoilers": "pieces squatting in another seat's far zone at the end",
+    }
     variants: ClassVar[dict[str, dict]] = {
         "exact": {"exact": True},
         "twostar-reroll": {"twostar": "reroll"},
@@ -487,8 +501,9 @@ class ZombiesVsVampires(GameState):
         self._cache = None
 
     # ---------------------------------------------------------------- movement
-    def _reach(self, p: int, s: int, k: int) -> int:
-        """Squares the piece of seat p on s can end on with up to k steps (V4-V6, V11)."""
+    def _reach(self, p: int, s: int, k: int, jumps: bool = True) -> int:
+        """Squares the piece of seat p on s can end on with up to k steps (V4-V6, V11);
+        ``jumps=False``: walking only (for the jump statistics)."""
         W = self.geo.W
         bit = 1 << s
         occ = self.occ ^ bit
@@ -497,7 +512,12 @@ class ZombiesVsVampires(GameState):
         NB = self.NB
         tgt = self.target_mask[p]
         zone_mode = self.home_zone_mode
-        jo = occ if self.options["jump_home"] else occ & ~self._home_set()
+        if not jumps:
+            jo = 0
+        elif self.options["jump_home"]:
+            jo = occ
+        else:
+            jo = occ & ~self._home_set()
         nEB, nWB, nNB, nSB = ~EB, ~(EB << 1), ~NB, ~(NB << W)
         seen = bit
         front = bit
@@ -694,10 +714,33 @@ class ZombiesVsVampires(GameState):
                 base = MOVE << 24 | s << 12
                 out += [base | t for t in sorted(self._exact_paths(p, s, k))]
             return out
+        srcs, reach = self._lane_reach(p, k)
+        if not reach:
+            return []
+        g = self.geo
+        m = len(srcs)
+        out = []
+        POS = g.POS
+        lb = g.lane_bytes
+        raw = reach.to_bytes(lb * m, "little")
+        for i, s in enumerate(srcs):
+            chunk = raw[i * lb:(i + 1) * lb]
+            if not any(chunk):
+                continue
+            sq = []
+            for j, b in enumerate(chunk):
+                if b:
+                    sq += POS[j][b]
+            base = MOVE << 24 | s << 12
+            out += [base | t for t in sq]
+        return out
+
+    def _lane_reach(self, p: int, k: int) -> tuple[list[int], int]:
+        """(movable pieces, reach): one BFS lane per piece in one int (up-to mode)."""
         srcs = self.movable(p)
         m = len(srcs)
         if not m:
-            return []
+            return srcs, 0
         g = self.geo
         LS = g.LS
         W = g.W
@@ -750,23 +793,7 @@ class ZombiesVsVampires(GameState):
             seen |= nxt
             reach |= nxt
             front = nxt
-        if not reach:
-            return []
-        out = []
-        POS = g.POS
-        lb = g.lane_bytes
-        raw = reach.to_bytes(lb * m, "little")
-        for i, s in enumerate(srcs):
-            chunk = raw[i * lb:(i + 1) * lb]
-            if not any(chunk):
-                continue
-            sq = []
-            for j, b in enumerate(chunk):
-                if b:
-                    sq += POS[j][b]
-            base = MOVE << 24 | s << 12
-            out += [base | t for t in sq]
-        return out
+        return srcs, reach
 
     def _gen(self) -> list[int]:
         ph = self.phase
@@ -802,8 +829,11 @@ class ZombiesVsVampires(GameState):
             return ("end", "the game is over")
         if not isinstance(move, int):
             return ("move", "not a move of this game")
-        self.legal_moves()
-        if move in self._cache[1]:
+        cache = self._cache
+        if cache is not None:
+            if move in cache[1]:
+                return None
+        elif self._legal_direct(move):
             return None
         kind = move >> 24
         a = move >> 12 & 0xFFF
@@ -847,6 +877,57 @@ class ZombiesVsVampires(GameState):
             return ("V15", "no re-roll available")
         return ("V3", "not a legal move here")
 
+    def _legal_direct(self, move: int) -> bool:
+        """Is ``move`` legal here? Checked directly (one piece's BFS, one wall spot...) without
+        generating every legal move; equal to ``move in legal_moves()`` (tested)."""
+        if move < 0:
+            return False
+        kind = move >> 24
+        a = move >> 12 & 0xFFF
+        b = move & 0xFFF
+        ph = self.phase
+        if ph == PH_ACT:
+            f = self.face
+            if kind == MOVE:
+                if f == F_MOVE:
+                    k = self.steps
+                elif f == F_PM + 1:
+                    k = 2
+                else:
+                    return False
+                p = self.turn
+                if not (self.occ_by[p] >> a) & 1:
+                    return False
+                if not self.home_zone_mode and (self.target_mask[p] >> a) & 1:
+                    return False
+                if self.exact:
+                    return b in self._exact_paths(p, a, k)
+                return bool(self._reach(p, a, k) >> b & 1)
+            if kind == BUILD:
+                return f == F_BUILD and b == 0 and self._build_ok(a, self.wsize)
+            if kind == REMOVE:
+                return f >= F_PM and b == 0 and a in self.walls
+            if kind == PMBUILD:
+                return f >= F_PM and move == PMBUILD << 24
+            if kind == REROLL:
+                return (move == REROLL << 24 and self.options["v15"] == "reroll"
+                        and self.home[self.turn] > 0 and not self.rerolled)
+            if kind == PASS:
+                return move in set(self._gen())
+            return False
+        if ph == PH_BUILD:
+            if kind == BUILD:
+                return b == 0 and self._build_ok(a, self.wsize)
+            return move == PASS << 24 and not self._build_moves(self.wsize)
+        if ph == PH_CHOOSE:
+            return kind == ROLL and a == 0 and b in (0, 1)
+        return False
+
+    def _build_ok(self, ci: int, size: int) -> bool:
+        cands = self.geo.cands
+        return (ci < len(cands) and cands[ci][3] == size and self.supply[size] > 0
+                and self._can_build(ci))
+
     def _diagnose_path(self, move):
         a = move >> 12 & 0xFFF
         b = move & 0xFFF
@@ -868,6 +949,8 @@ class ZombiesVsVampires(GameState):
         p = self.turn
         self._cache = None
         if kind == MOVE:
+            if self._was_jump(p, a, b):
+                self.count("jumps")
             pos = self.pos[p]
             i = pos.index(a)
             self.pos[p] = pos[:i] + (b,) + pos[i + 1:]
@@ -877,6 +960,10 @@ class ZombiesVsVampires(GameState):
             self.fire("V4")
             tg = self.target_mask[p]
             if (tg >> b) & 1 and not (tg >> a) & 1:
+                if not any(self.home):
+                    self.count("first_home", self.total_turns)
+                if not self.home[p]:
+                    self.count(_FH[p], self.turns_taken[p])
                 self.home[p] += 1
                 self.fire("V11")
             self._end_turn()
@@ -911,6 +998,17 @@ class ZombiesVsVampires(GameState):
                 self.face_text = f"size die {self.steps}"
         else:  # pragma: no cover
             raise ValueError(move)
+
+    def _was_jump(self, p: int, a: int, b: int) -> bool:
+        """Statistics: the move a>b could not have been made by walking alone (it needed at
+        least one jump). Called before the piece leaves a."""
+        W = self.geo.W
+        k = self.steps if self.face == F_MOVE else 2
+        ra, ca = divmod(a, W)
+        rb, cb = divmod(b, W)
+        if abs(ra - rb) + abs(ca - cb) > k:
+            return True
+        return not (self._reach(p, a, k, jumps=False) >> b) & 1
 
     # ---------------------------------------------------------------- outcome / undo
     def outcome(self):
@@ -1176,6 +1274,8 @@ class ZombiesVsVampires(GameState):
             st.total_walls = tuple(on[L] + st.supply[L] if L else 0 for L in range(4))
         st.rules_fired.clear()             # a fresh position: nothing has happened yet
         st._fire_log.clear()
+        st.counters.clear()
+        st._count_log.clear()
         st.turn = turn
         st.first = int(spec.get("first", turn))
         st.turns_taken = [1 if (q - st.first) % players <= (turn - st.first) % players else 0
@@ -1241,6 +1341,27 @@ class ZombiesVsVampires(GameState):
         if occ != self.occ:
             probs.append("occupancy out of step")
         return probs
+
+    # ---------------------------------------------------------------- simulation figures
+    def stats(self) -> dict:
+        rf = self.rules_fired
+        c = self.counters
+        n = self.players
+        spoil = 0
+        for q in range(n):
+            for r in range(n):
+                if r != q:
+                    spoil += (self.occ_by[q] & self.target_mask[r]).bit_count()
+        return {
+            "walls_built": rf.get("V9", 0),
+            "walls_removed": rf.get("V10", 0),
+            "jump_moves": c.get("jumps", 0),
+            "blocked_turns": rf.get("V14", 0) + rf.get("pass", 0),
+            "turns_to_first_home": c.get("first_home") or None,
+            "own_turns_to_first_home": [c.get(_FH[q]) or None for q in range(n)],
+            "home_at_end": list(self.home),
+            "spoilers": spoil,
+        }
 
     # ---------------------------------------------------------------- bot helpers
     @property
@@ -1317,6 +1438,33 @@ class ZombiesVsVampires(GameState):
         return total
 
     def random_move(self, rnd) -> int:
+        """A uniformly random legal move: the same move as ``legal_moves()[int(rnd() * n)]``,
+        but on a move face it picks the index straight from the reach bitset (no list)."""
+        if (self.phase == PH_ACT and self.face == F_MOVE and not self.exact
+                and self._cache is None and not (self.options["v15"] == "reroll"
+                                                 and self.home[self.turn] and not self.rerolled)):
+            srcs, reach = self._lane_reach(self.turn, self.steps)
+            total = reach.bit_count()
+            idx = int(rnd() * (total or 1))
+            if not total:
+                return PASS << 24
+            g = self.geo
+            LS = g.LS
+            full = g.lane_full
+            POS = g.POS
+            PC8 = _POPCOUNT8
+            for i, s in enumerate(srcs):
+                lane = reach >> (i * LS) & full
+                c = lane.bit_count()
+                if idx >= c:
+                    idx -= c
+                    continue
+                for j, byte in enumerate(lane.to_bytes(g.lane_bytes, "little")):
+                    if byte:
+                        c = PC8[byte]
+                        if idx < c:
+                            return MOVE << 24 | s << 12 | POS[j][byte][idx]
+                        idx -= c
         ms = self.legal_moves()
         return ms[int(rnd() * len(ms))]
 

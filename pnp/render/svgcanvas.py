@@ -24,7 +24,14 @@ Supported (anything else raises `UnsupportedSvg`, naming the element and attribu
   stroke-miterlimit (SVG default 4), stroke-dasharray, stroke-dashoffset, display="none",
   visibility; as attributes or in style="..."; inherited from enclosing <g>/<svg>;
 * text: x, y, font-family (a font registered with ReportLab), font-size, text-anchor
-  (start/middle/end), fill, fill-opacity, opacity; font-weight/font-style only `normal`.
+  (start/middle/end), fill, fill-opacity, opacity; font-weight/font-style only `normal`;
+  shaped runs: `direction="rtl"|"ltr"` with `unicode-bidi="bidi-override"` on the <text> itself
+  makes its content one directional run (logical order, no reordering), shaped with HarfBuzz
+  (`pnp.text.shaping`: Arabic joining and ligatures, mark positioning, bracket mirroring,
+  kerning) and drawn as positioned glyphs that stay real PDF text (with /ActualText, so the run
+  extracts as the characters written); as in SVG, text-anchor="start" of an rtl run is its right
+  edge. This is what `textbox()` emits for Arabic and right-to-left lines. Right-to-left
+  characters in a <text> without bidi-override are refused (they would print unjoined, reversed).
 
 Lengths inside the drawing are user units (a `px` suffix is accepted as the same thing).
 """
@@ -33,6 +40,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
+from unicodedata import bidirectional as _bidi_class
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -78,6 +86,19 @@ def _op_text(canvas, font: str, size: float, anchor: str, text: str) -> None:
         canvas.drawRightString(0, 0, text)
     else:
         canvas.drawString(0, 0, text)
+
+
+def _op_glyphs(canvas, font: str, size: float, x: float, glyphs: str, actual_text: str) -> None:
+    # A shaped run (a ReportLab ShapedStr: glyphs with HarfBuzz positions) drawn from x along the
+    # baseline at (0, 0); marked as /ActualText so copy and search see the logical characters.
+    canvas.setFont(font, size)
+    canvas.addLiteral("/Span <</ActualText %s>> BDC" % actual_text)
+    canvas.drawString(x, 0, glyphs)
+    canvas.addLiteral("EMC")
+
+
+def _pdf_text_string(text: str) -> str:
+    return "<FEFF%s>" % text.encode("utf-16-be").hex().upper()
 
 
 @dataclass(frozen=True)
@@ -641,7 +662,7 @@ _GEOMETRY = {
     "polyline": {"points"},
     "polygon": {"points"},
     "path": {"d"},
-    "text": {"x", "y"},
+    "text": {"x", "y", "direction", "unicode-bidi"},   # direction/unicode-bidi: read by _Compiler.text
 }
 _VALUES: dict[tuple[str, str], Any] = {}     # (attribute, text) -> parsed inherited property
 _TRANSFORMS: dict[str, Any] = {}             # transform text -> matrix or None
@@ -940,6 +961,7 @@ class _Compiler:
         alpha = fill[3] * style["fill_opacity"] * opacity
         if alpha <= 0:
             return
+        run = self.shaped_run(el, content, font, style)
         x, y = self.number(el, "x"), self.number(el, "y")
         self.save()
         if transform:
@@ -947,8 +969,42 @@ class _Compiler:
         self.code.append(_g("1 0 0 -1 %.7g %.7g cm" % (x, y)))
         self.state("rg", _rgb(fill, "rg"))
         self.alpha("ca", _op_fill_alpha, round(alpha, 6))
-        self.api(_op_text, font, style["font_size"], style["text_anchor"], content)
+        if run is None:
+            self.api(_op_text, font, style["font_size"], style["text_anchor"], content)
+        else:
+            self.api(_op_glyphs, *run)
         self.restore()
+
+    def shaped_run(self, el: ET.Element, content: str, font: str, style: dict[str, Any]) -> tuple | None:
+        """The _op_glyphs arguments of a <text direction=.. unicode-bidi="bidi-override">, or None
+        for plain left-to-right text (drawn with drawString, unshaped, as always)."""
+        direction = el.attrib.get("direction", "ltr").strip()
+        bidi = el.attrib.get("unicode-bidi", "normal").strip()
+        if direction not in ("ltr", "rtl"):
+            raise UnsupportedSvg(f"{_describe(el)}: attribute 'direction': {direction!r} is not ltr or rtl")
+        if bidi not in ("normal", "bidi-override"):
+            raise UnsupportedSvg(f"{_describe(el)}: attribute 'unicode-bidi': {bidi!r} is not supported "
+                                 "(only normal and bidi-override)")
+        if bidi == "normal":
+            if direction == "rtl" or any(ord(c) >= 0x590 and _bidi_class(c) in ("R", "AL", "AN") for c in content):
+                raise UnsupportedSvg(f"{_describe(el)}: right-to-left text needs shaping and bidi ordering: "
+                                     "lay it out with textbox(), or give one directional run with "
+                                     "unicode-bidi=\"bidi-override\"")
+            return None
+        from pnp.text.shaping import shape, shaped_str
+
+        size = style["font_size"]
+        rtl = direction == "rtl"
+        shaped = shape(content, font, rtl)
+        width = shaped.advance * size / 1000.0
+        anchor = style["text_anchor"]
+        if anchor == "middle":
+            x0 = -width / 2
+        elif (anchor == "start") == rtl:       # rtl start / ltr end: x is the right edge
+            x0 = -width
+        else:
+            x0 = 0.0
+        return (font, size, x0, shaped_str(shaped), _pdf_text_string(content[::-1] if rtl else content))
 
 
 def _root_length(el: ET.Element, name: str) -> float:

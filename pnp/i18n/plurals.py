@@ -1,0 +1,134 @@
+"""CLDR plural categories from Babel, and their mapping to gettext plural indices.
+
+A text value may be a *plural mapping*: a YAML mapping whose keys are all CLDR categories
+(`zero one two few many other`). It must hold exactly the categories its language uses (Babel's
+`Locale.plural_form.tags`) plus `other`, which is always required. Loaded, it is a `PluralText`:
+a `str` (its `other` form, so code that only wants "a string" keeps working) that also carries
+every form; `t(key, n=...)` picks the form with `category(lang, n)`.
+"""
+from __future__ import annotations
+
+import gettext
+from functools import lru_cache
+
+from babel import Locale, UnknownLocaleError
+from babel.messages.plurals import get_plural
+
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")   # CLDR order, also the YAML order
+
+# Numbers used to tie gettext plural indices to CLDR categories and to give translators examples.
+_SAMPLES = (*range(0, 1001), 1_000_000, 2_000_000, 1_000_001)
+
+
+class PluralText(str):
+    """A text with plural forms. As a plain `str` it is the `other` form."""
+
+    forms: dict[str, str]
+
+    def __new__(cls, forms: dict[str, str]) -> "PluralText":
+        default = forms.get("other")
+        if default is None:
+            default = next(iter(forms.values()), "")
+        self = super().__new__(cls, default)
+        self.forms = {cat: forms[cat] for cat in CATEGORIES if cat in forms}
+        return self
+
+    def __reduce__(self):
+        return (PluralText, (self.forms,))
+
+    def __repr__(self) -> str:
+        return f"PluralText({self.forms!r})"
+
+
+def is_plural_mapping(value) -> bool:
+    """A non-empty mapping whose keys are all CLDR categories and whose values are all text."""
+    return (isinstance(value, dict) and bool(value)
+            and all(isinstance(k, str) and k in CATEGORIES for k in value)
+            and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value.values()))
+
+
+@lru_cache(maxsize=None)
+def locale(lang: str) -> Locale:
+    """Babel's locale for a declared language code (`uk`, `pt-BR`, `pt_BR`); ValueError if unknown."""
+    try:
+        return Locale.parse(lang.replace("-", "_"))
+    except (UnknownLocaleError, ValueError) as error:
+        raise ValueError(f"language {lang!r} is unknown to CLDR (Babel): {error}") from None
+
+
+@lru_cache(maxsize=None)
+def required_categories(lang: str) -> tuple[str, ...]:
+    """The categories a plural text in `lang` must have, in CLDR order (always with `other`)."""
+    tags = set(locale(lang).plural_form.tags) | {"other"}
+    return tuple(cat for cat in CATEGORIES if cat in tags)
+
+
+def category(lang: str, n) -> str:
+    """The CLDR category of the number `n` in `lang` (`one`, `few`, ...)."""
+    return locale(lang).plural_form(n)
+
+
+def pick(text: str, lang: str, n) -> str:
+    """The form of `text` for the number `n` (a plain string is its own only form)."""
+    if isinstance(text, PluralText):
+        forms = text.forms
+        return forms.get(category(lang, n), forms.get("other", str(text)))
+    return str(text)
+
+
+@lru_cache(maxsize=None)
+def examples(lang: str) -> dict[str, tuple]:
+    """A few numbers of each category, for messages and translator comments."""
+    found: dict[str, list] = {cat: [] for cat in required_categories(lang)}
+    for n in (*_SAMPLES, 0.5, 1.5):
+        cat = category(lang, n)
+        if len(found.setdefault(cat, [])) < 6:
+            found[cat].append(n)
+    return {cat: tuple(values) for cat, values in found.items()}
+
+
+def describe_examples(lang: str, cat: str) -> str:
+    values = examples(lang).get(cat, ())
+    return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values) + ("…" if len(values) >= 6 else "")
+
+
+@lru_cache(maxsize=None)
+def gettext_plurals(lang: str) -> tuple[int, str, tuple[str, ...]]:
+    """`(nplurals, plural expression, category of each msgstr index)` as Babel writes them in a PO
+    `Plural-Forms` header. The index -> category mapping is measured: each index's numbers are run
+    through the CLDR rule (so `uk`, whose gettext rule has 3 forms, maps to one/few/many and its
+    fraction-only `other` has no msgstr)."""
+    tup = get_plural(locale(lang))
+    rule = gettext.c2py(tup.plural_expr)
+    seen: dict[int, dict[str, int]] = {}
+    for n in _SAMPLES:
+        index = rule(n)
+        counts = seen.setdefault(index, {})
+        cat = category(lang, n)
+        counts[cat] = counts.get(cat, 0) + 1
+    cats = []
+    for index in range(tup.num_plurals):
+        counts = seen.get(index)
+        if not counts:
+            raise ValueError(f"{lang}: gettext plural index {index} is used by no number")
+        cats.append(max(counts, key=counts.get))
+    return tup.num_plurals, tup.plural_expr, tuple(cats)
+
+
+def check_forms(lang: str, forms: dict) -> list[str]:
+    """Messages for a plural mapping that lacks a category `lang` needs, or has one it never uses."""
+    try:
+        needed = required_categories(lang)
+    except ValueError as error:
+        return [str(error)]
+    messages = []
+    missing = [cat for cat in needed if cat not in forms]
+    if missing:
+        detail = "; ".join(f"{cat} ({describe_examples(lang, cat)})" for cat in missing)
+        messages.append(f"plural text lacks {lang!r} form{'s' * (len(missing) > 1)} {detail} "
+                        f"({lang} needs {', '.join(needed)})")
+    extra = [cat for cat in forms if cat not in needed]
+    if extra:
+        messages.append(f"plural text has form{'s' * (len(extra) > 1)} {', '.join(extra)} that {lang!r} "
+                        f"never uses ({lang} needs {', '.join(needed)})")
+    return messages

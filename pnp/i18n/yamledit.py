@@ -1,0 +1,143 @@
+"""Write translations back into `text/<lang>.yaml` without disturbing the rest of the file.
+
+ruamel.yaml's round-trip mode keeps comments, key order, flow/block style and quoting; a file that
+is loaded and dumped unchanged comes out byte for byte the same. New keys go where the source
+language has them: right after the nearest preceding sibling the file already has.
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml.scalarstring import ScalarString
+
+from pnp.i18n.plurals import CATEGORIES
+
+
+class YamlEditError(Exception):
+    pass
+
+
+def _yaml() -> YAML:
+    y = YAML()                     # round-trip
+    y.preserve_quotes = True
+    y.width = 4096                 # never re-wrap a translator's lines
+    y.allow_unicode = True
+    return y
+
+
+def _find(node: CommentedMap, part: str):
+    for existing in node:
+        if str(existing) == part:
+            return existing
+    return None
+
+
+def _styled(text: str, like) -> str:
+    """`text` in the quoting style of `like` (a ruamel scalar string), else plain."""
+    if isinstance(like, ScalarString):
+        return type(like)(text)
+    return text
+
+
+def _sibling_style(node: CommentedMap):
+    for value in node.values():
+        if isinstance(value, ScalarString):
+            return value
+    return None
+
+
+def _children_order(order: list[str], prefix: tuple[str, ...]) -> list[str]:
+    """Names of the children of `prefix`, in source order."""
+    names: dict[str, None] = {}
+    depth = len(prefix)
+    for key in order:
+        parts = tuple(key.split("."))
+        if len(parts) > depth and parts[:depth] == prefix:
+            names.setdefault(parts[depth], None)
+    return list(names)
+
+
+def _insert(node: CommentedMap, name: str, value, order: list[str], prefix: tuple[str, ...]) -> None:
+    siblings = _children_order(order, prefix)
+    position = 0
+    if name in siblings:
+        keys = [str(k) for k in node]
+        for before in reversed(siblings[:siblings.index(name)]):
+            if before in keys:
+                position = keys.index(before) + 1
+                break
+        else:
+            position = 0 if any(k in siblings for k in keys) else len(keys)
+    else:
+        position = len(node)
+    node.insert(position, name, value)
+
+
+def _plural_node(forms: dict[str, str], old, parent: CommentedMap) -> CommentedMap:
+    like = None
+    if isinstance(old, dict):
+        like = next((v for v in old.values() if isinstance(v, ScalarString)), None)
+    elif isinstance(old, ScalarString):
+        like = old
+    like = like or _sibling_style(parent)
+    node = CommentedMap()
+    for cat in CATEGORIES:
+        if cat in forms:
+            node[cat] = _styled(forms[cat], like)
+    flow = old.fa.flow_style() if isinstance(old, CommentedMap) else parent.fa.flow_style()
+    if flow:
+        node.fa.set_flow_style()
+    else:
+        node.fa.set_block_style()
+    return node
+
+
+def set_texts(file: Path, updates: dict[str, str | dict[str, str]], order: list[str]) -> None:
+    """Set each dotted key of `updates` (a string, or a plural mapping category -> form) in `file`.
+    `order` is the source language's key order, used to place new keys."""
+    y = _yaml()
+    text = file.read_text(encoding="utf-8") if file.is_file() else ""
+    root = y.load(text) if text.strip() else None
+    if root is None:
+        root = CommentedMap()
+    if not isinstance(root, CommentedMap):
+        raise YamlEditError(f"{file}: expected a mapping of texts")
+    for key, value in updates.items():
+        parts = key.split(".")
+        node = root
+        for depth, part in enumerate(parts[:-1]):
+            existing = _find(node, part)
+            if existing is None:
+                child = CommentedMap()
+                if node.fa.flow_style():
+                    child.fa.set_flow_style()
+                _insert(node, part, child, order, tuple(parts[:depth]))
+                node = child
+            elif isinstance(node[existing], CommentedMap) and not _is_plural(node[existing]):
+                node = node[existing]
+            else:
+                raise YamlEditError(f"{file}: cannot set {key!r}: {'.'.join(parts[:depth + 1])!r} is a text, not a group")
+        last = parts[-1]
+        existing = _find(node, last)
+        old = node[existing] if existing is not None else None
+        if isinstance(old, CommentedMap) and not _is_plural(old):
+            raise YamlEditError(f"{file}: cannot set {key!r}: it is a group of texts")
+        if isinstance(value, dict):
+            new = _plural_node(value, old, node)
+        else:
+            new = _styled(value, old if old is not None else _sibling_style(node))
+        if existing is not None:
+            node[existing] = new
+        else:
+            _insert(node, last, new, order, tuple(parts[:-1]))
+    out = io.StringIO()
+    y.dump(root, out)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(out.getvalue(), encoding="utf-8")
+
+
+def _is_plural(node) -> bool:
+    return isinstance(node, dict) and bool(node) and all(str(k) in CATEGORIES for k in node)

@@ -1,0 +1,80 @@
+"""The Unicode bidirectional algorithm, as embedding levels per character (logical order).
+
+python-bidi's pure-Python `bidi.algorithm` resolves the levels (rules P2-P3, X1-X10, W1-W7,
+N1-N2, I1-I2); we stop there and do the rest ourselves, because lines are broken between
+resolving levels and reordering them: `reorder(levels)` is rule L2 for one line (of runs or of
+characters), and mirroring (L4) is done by HarfBuzz when it shapes a right-to-left run.
+(python-bidi's Rust `get_display` would also do L2 and L4, but for a whole paragraph, on
+characters, and without mirroring brackets.)
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from bidi import algorithm as _uba
+
+STRONG_RTL = frozenset({"R", "AL"})
+
+
+def base_level(text: str, direction: str = "auto") -> int:
+    """0 (left-to-right) or 1 (right-to-left): forced by `direction` ("ltr"/"rtl"), or for
+    "auto" from the first strong character (rules P2, P3; no strong character: LTR)."""
+    if direction == "rtl":
+        return 1
+    if direction == "ltr":
+        return 0
+    if direction != "auto":
+        raise ValueError(f"unknown direction {direction!r} (use auto, ltr or rtl)")
+    return _uba.get_base_level(text)
+
+
+@lru_cache(maxsize=4096)
+def embedding_levels(text: str, base: int) -> tuple[int, ...]:
+    """The resolved embedding level of each character of one paragraph (no line breaks inside).
+
+    Characters the algorithm removes (X9: embedding controls, zero-width joiners and the like)
+    get the level of the character before them, so they stay with it when runs are cut."""
+    storage = _uba.get_empty_storage()
+    storage["base_level"] = base
+    storage["base_dir"] = ("L", "R")[base]
+    _uba.get_embedding_levels(text, storage)
+    for index, char in enumerate(storage["chars"]):
+        char["index"] = index
+    _uba.explicit_embed_and_overrides(storage)
+    _uba.resolve_weak_types(storage, False)
+    _uba.resolve_neutral_types(storage, False)
+    _uba.resolve_implicit_levels(storage, False)
+    resolved = {char["index"]: char["level"] for char in storage["chars"]}
+    levels = []
+    previous = base
+    for index in range(len(text)):
+        previous = resolved.get(index, previous)
+        levels.append(previous)
+    return tuple(levels)
+
+
+def reorder(levels: list[int] | tuple[int, ...]) -> list[int]:
+    """Rule L2 for one line: the logical indices of the items in visual order (left to right).
+
+    From the highest level down to the lowest odd level, every maximal sequence of items at that
+    level or higher is reversed. Items may be characters or runs of one level each."""
+    order = list(range(len(levels)))
+    if not levels:
+        return order
+    highest = max(levels)
+    odd = [level for level in levels if level % 2]
+    if not odd:
+        return order
+    lowest_odd = min(odd)
+    for level in range(highest, lowest_odd - 1, -1):
+        i = 0
+        while i < len(order):
+            if levels[order[i]] >= level:
+                j = i
+                while j < len(order) and levels[order[j]] >= level:
+                    j += 1
+                order[i:j] = order[i:j][::-1]
+                i = j
+            else:
+                i += 1
+    return order
