@@ -1,97 +1,243 @@
-"""Engine speed: legal-checked actions per second and games per second, per core.
+"""Engine speed, all three engines: legal-checked actions per second per core (random and greedy
+play) and complete random Zombie Run games per second per core.
 
-    .venv/bin/python benchmarks/bench_engines.py [--game cimiterio] [--games 200] [--players 2]
+    .venv/bin/python benchmarks/bench_engines.py [--quick] [--before /path/to/old/checkout]
 
-An "action" is one ``push(move)`` with its legality check (and every automatic step it triggers:
-events, zombie movement...). The random bot draws from ``legal_moves()``; the greedy bot also
-pushes/pops every candidate to evaluate it (those lookahead pushes are counted separately).
-Times are CPU seconds of this process (time.process_time), i.e. per core, so a busy machine
-skews them less. Prints a ratio against the 50,000 actions/s target.
+- A *legal-checked action* is one ``push(move)``: the engine verifies the move's legality (and
+  plays every automatic step it triggers: draws, events, zombie movement, dice). The bot picks
+  the move: **random** = the game's uniform sampler (``random_move`` when the game has one, else
+  a uniform pick from ``legal_moves()``); **greedy** = Cimiterio's generic one-ply heuristic bot
+  (``simulate.greedy_bot``, its lookahead pushes not counted), Zombie Run's observation bot
+  (it sees only its observation and answers a move text, which is parsed), Zombies vs Vampires'
+  racer (``greedy_bot``). The bot's thinking is included in the time.
+- Times are CPU seconds of one process (``time.process_time``), i.e. per core; best of N.
+- A fixed pure-Python calibration loop runs first; every rate is also given "per calibration
+  unit" (rate x calibration seconds) so runs on a busy and an idle machine compare.
+- ``--before DIR``: the same workloads are also run, in this same run, in a child process that
+  imports ``pnp`` from DIR (e.g. ``git archive HEAD | tar -x -C /tmp/before``), each side with
+  its own calibration, and a before/after table is printed.
+
+Targets: 50,000 legal-checked actions/s per core for each engine; 3,000 complete random Zombie
+Run games/s per core.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import random
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pnp.engines import get_game  # noqa: E402
-from pnp.engines.core import Rng, derive_seed  # noqa: E402
-from pnp.engines.simulate import greedy_bot, random_bot  # noqa: E402
-
-TARGET = 50_000
+TARGET_ACTIONS = 50_000
+TARGET_ZR_GAMES = 3_000
+CAL_ITERS = 2_000_000
 
 
-def bench(game: str, bot: str, games: int, players: int, max_turns: int = 500) -> dict:
-    cls = get_game(game)
-    cls.new(players=players, seed=0)          # warm-up: load the pack and the tables untimed
-    pushes = 0
-    lookahead = 0
-    t0 = time.process_time()
+def calibrate() -> float:
+    best = None
+    for _ in range(3):
+        t0 = time.process_time()
+        x = 0
+        for i in range(CAL_ITERS):
+            x += i & 7
+        dt = time.process_time() - t0
+        best = dt if best is None else min(best, dt)
+    return best
+
+
+def best_of(fn, repeats):
+    best = None
+    for _ in range(repeats):
+        t0 = time.process_time()
+        n = fn()
+        dt = time.process_time() - t0
+        rate = n / dt if dt > 0 else float("inf")
+        best = rate if best is None else max(best, rate)
+    return best
+
+
+# ----------------------------------------------------------------------------- workloads
+def recorded(game: str, bot: str, games: int, players, cap: int):
+    """The bot's games as (players, seed, moves), played untimed."""
+    out = []
+    play = random_actions if bot == "random" else greedy_actions
     for i in range(games):
-        seed = derive_seed(12345, i)
-        st = cls.new(players=players, seed=seed)
-        rng = Rng(seed)
-        while st.outcome() is None and st.turn_count <= max_turns:
-            if bot == "random":
-                moves = st.legal_moves()
-                move = moves[rng.randbelow(len(moves))]
-            else:
-                n0 = st.ply
-                lookahead += len(st.legal_moves())
-                move = greedy_bot(st, rng)
-                assert st.ply == n0
-            st.push(move)
-            pushes += 1
-    dt = time.process_time() - t0
-    return {"game": game, "bot": bot, "games": games, "seconds": dt, "actions": pushes,
-            "actions_per_s": pushes / dt, "games_per_s": games / dt,
-            "all_pushes_per_s": (pushes + lookahead) / dt}
+        rec = []
+        play(game, 1, [players[i % len(players)]], cap, record=rec, first=i)
+        out.append(rec[0])
+    return out
 
 
-def bench_push_pop(game: str, n: int = 20000, players: int = 2) -> dict:
-    """Raw legal-checked push + pop throughput from typical mid-game positions."""
+def replay_pushes(game: str, games) -> int:
+    """Legal-checked actions only: replay recorded games with push (each move verified)."""
+    from pnp.engines import get_game
     cls = get_game(game)
-    cls.new(players=players, seed=0)
-    st = cls.new(players=players, seed=7)
-    rng = Rng(7)
-    done = 0
-    t0 = time.process_time()
-    while done < n:
-        if st.outcome() is not None:
-            st = cls.new(players=players, seed=rng.next64())
-        moves = st.legal_moves()
-        for m in moves[:8]:
+    acts = 0
+    for players, seed, moves in games:
+        st = cls.new(players=players, seed=seed)
+        push = st.push
+        for m in moves:
+            push(m)
+        acts += len(moves)
+    return acts
+
+
+def random_actions(game: str, games: int, players, cap: int, record=None, first=0) -> int:
+    from pnp.engines import get_game
+    from pnp.engines.core import Rng, derive_seed
+    cls = get_game(game)
+    cls.new(players=players[0], seed=0)
+    acts = 0
+    for i in range(first, first + games):
+        seed = derive_seed(12345, i)
+        n = players[i % len(players)]
+        st = cls.new(players=n, seed=seed)
+        rng = Rng(seed)
+        rnd = random.Random(seed).random
+        rm = getattr(st, "random_move", None)
+        while st.outcome() is None and st.turn_count <= cap:
+            if rm is not None:
+                m = rm(rnd)
+            else:
+                ms = st.legal_moves()
+                m = ms[rng.randbelow(len(ms))]
             st.push(m)
-            st.pop()
-            done += 1
-        st.push(moves[rng.randbelow(len(moves))])
-        done += 1
-    dt = time.process_time() - t0
-    return {"push_pop_per_s": done / dt}
+            acts += 1
+        if record is not None:
+            record.append((n, seed, list(st.move_stack)))
+    return acts
+
+
+def greedy_actions(game: str, games: int, players, cap: int, record=None, first=0) -> int:
+    from pnp.engines import get_game
+    from pnp.engines.core import Rng, derive_seed
+    cls = get_game(game)
+    cls.new(players=players[0], seed=0)
+    if game == "zombie-run":
+        from pnp.engines.zombie_run import greedy_bot as zr_greedy
+
+        def decide(st, rng, ch):
+            return st.parse_move(zr_greedy(st.observation(st.turn), ch))
+    elif game == "zombies-vs-vampires":
+        from pnp.engines.zombies_vs_vampires import greedy_bot as zvv_greedy
+
+        def decide(st, rng, ch):
+            return zvv_greedy(st, ch)
+    else:
+        from pnp.engines.simulate import greedy_bot
+
+        def decide(st, rng, ch):
+            return greedy_bot(st, rng)
+    acts = 0
+    for i in range(first, first + games):
+        seed = derive_seed(777, i)
+        n = players[i % len(players)]
+        st = cls.new(players=n, seed=seed)
+        rng = Rng(seed)
+        ch = random.Random(seed)
+        while st.outcome() is None and st.turn_count <= cap:
+            st.push(decide(st, rng, ch))
+            acts += 1
+        if record is not None:
+            record.append((n, seed, list(st.move_stack)))
+    return acts
+
+
+def zr_games(n: int) -> int:
+    from pnp.engines.zombie_run import ZombieRun
+    for i in range(n):
+        st = ZombieRun(players=3 + i % 5, seed=i)
+        st.playout(random.Random(i))
+    return n
+
+
+PLAYERS = {"cimiterio": [1, 2, 3, 4], "zombie-run": [3, 4, 5, 6, 7],
+           "zombies-vs-vampires": [2, 3, 4]}
+CAPS = {"cimiterio": 500, "zombie-run": 2000, "zombies-vs-vampires": 300}
+
+
+def measure(quick: bool, repeats: int) -> dict:
+    k = 0.3 if quick else 1.0
+    out = {"calibration_s": calibrate()}
+    sizes = {"cimiterio": (int(60 * k) or 1, max(2, int(4 * k))),
+             "zombie-run": (int(400 * k) or 1, int(60 * k) or 1),
+             "zombies-vs-vampires": (max(2, int(10 * k)), max(2, int(4 * k)))}
+    for game, (nr, ng) in sizes.items():
+        pl, cap = PLAYERS[game], CAPS[game]
+        random_actions(game, 1, pl, 20)              # warm-up: packs, tables, caches
+        greedy_actions(game, 1, pl, 5)
+        rec_r = recorded(game, "random", nr, pl, cap)
+        rec_g = recorded(game, "greedy", ng, pl, cap)
+        out[f"{game} legal-checked actions/s (random games)"] = best_of(
+            lambda: replay_pushes(game, rec_r), repeats)
+        out[f"{game} legal-checked actions/s (greedy games)"] = best_of(
+            lambda: replay_pushes(game, rec_g), repeats)
+        out[f"{game} random bot + push, actions/s"] = best_of(
+            lambda: random_actions(game, nr, pl, cap), repeats)
+        out[f"{game} greedy bot + push, actions/s"] = best_of(
+            lambda: greedy_actions(game, ng, pl, cap), max(1, repeats - 1))
+    out["zombie-run complete random games/s"] = best_of(lambda: zr_games(int(2000 * k)), repeats)
+    out["calibration_s_end"] = calibrate()
+    import pnp
+    out["calibration_pnp"] = pnp.__file__
+    return out
+
+
+def target_of(name: str):
+    if "games/s" in name:
+        return TARGET_ZR_GAMES
+    if "legal-checked" in name:
+        return TARGET_ACTIONS
+    return None
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default="cimiterio")
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--greedy-games", type=int, default=20)
-    ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--repeat", type=int, default=3, help="best of N runs (the machine may be busy)")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--before", help="an old checkout to measure in the same run")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
-    for bot, n in (("random", a.games), ("greedy", a.greedy_games)):
-        r = max((bench(a.game, bot, n, a.players) for _ in range(a.repeat)),
-                key=lambda r: r["actions_per_s"])
-        extra = (f", {r['all_pushes_per_s']:,.0f} pushes/s incl. lookahead" if bot == "greedy" else "")
-        print(f"{a.game} {bot:6s}: {r['actions']:7d} actions in {r['seconds']:.2f}s = "
-              f"{r['actions_per_s']:9,.0f} actions/s ({r['actions_per_s'] / TARGET:.2f}x target), "
-              f"{r['games_per_s']:.1f} games/s{extra}")
-    pp = max((bench_push_pop(a.game, players=a.players) for _ in range(a.repeat)),
-             key=lambda r: r["push_pop_per_s"])
-    print(f"{a.game} push+pop: {pp['push_pop_per_s']:,.0f} legal-checked pushes/pops per s "
-          f"({pp['push_pop_per_s'] / TARGET:.2f}x target)")
+    if a.child:
+        print(json.dumps(measure(a.quick, a.repeat)))
+        return
+    here = Path(__file__).resolve().parent.parent
+    results = {}
+    roots = [("after", here)] + ([("before", Path(a.before).resolve())] if a.before else [])
+    for label, root in roots:
+        env = dict(os.environ, PYTHONPATH=str(root))
+        cmd = [sys.executable, "-c",
+               f"import sys; sys.path.insert(0, {str(root)!r}); "
+               f"sys.argv = ['bench', '--child', '--repeat', '{a.repeat}'"
+               f"{', ' + repr('--quick') if a.quick else ''}]; "
+               f"exec(open({str(Path(__file__).resolve())!r}).read())"]
+        proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+        if proc.returncode:
+            print(proc.stderr, file=sys.stderr)
+            raise SystemExit(f"{label}: benchmark failed")
+        results[label] = json.loads(proc.stdout.strip().splitlines()[-1])
+        import pnp  # noqa: F401  (only to show which tree ran)
+    for label, r in results.items():
+        print(f"{label} ({r['calibration_pnp']}): calibration loop {CAL_ITERS:,} iterations: {r['calibration_s']:.3f}s "
+              f"at start, {r['calibration_s_end']:.3f}s at end (an idle core: ~0.10s)")
+    names = [k for k in results["after"] if not k.startswith("calibration")]
+    head = f"{'per core (CPU time), per second':52s} {'after':>10s} {'x target':>9s}"
+    if "before" in results:
+        head += f" {'before':>10s} {'speed-up':>9s} {'(per cal. unit)':>16s}"
+    print(head)
+    for n in names:
+        aft = results["after"][n]
+        t = target_of(n)
+        line = f"{n:52s} {aft:10,.0f} " + (f"{aft / t:8.2f}x" if t else " " * 9)
+        if "before" in results:
+            bef = results["before"][n]
+            ca = results["after"]["calibration_s"]
+            cb = results["before"]["calibration_s"]
+            line += f" {bef:10,.0f} {aft / bef:8.2f}x {(aft * ca) / (bef * cb):15.2f}x"
+        print(line)
 
 
 if __name__ == "__main__":

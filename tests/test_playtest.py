@@ -144,11 +144,11 @@ def test_zombie_run_greedy_observation_bot_runs():
 @pytest.mark.parametrize("variant", [[], ["exact"], ["twostar-choice"], ["home-locked"],
                                      ["v15-reroll"]])
 def test_zvv_direct_legality_equals_the_generated_list(variant):
-    for seed in range(3):
+    for seed in range(1 if variant == ["exact"] else 3):
         st = ZombiesVsVampires(players=2 + seed, seed=seed, variants=variant)
         ch = random.Random(seed)
         g = st.geo
-        for ply in range(60):
+        for ply in range(12 if variant == ["exact"] else 60):
             if st.outcome():
                 break
             legal = set(st._gen())

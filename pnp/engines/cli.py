@@ -1,6 +1,8 @@
 """`pnp replay` and `pnp simulate`: the rules engines from the command line."""
 from __future__ import annotations
 
+import sys
+
 import click
 
 from pnp.errors import PnpError
@@ -46,7 +48,7 @@ def simulate(game, count, players, seed, bot, variants, workers, max_turns, as_j
 
     seed_value = int(seed) if seed.lstrip("-").isdigit() else seed
     extra = {} if max_turns is None else {"max_turns": max_turns}
-    with click.progressbar(length=count, label=f"{game}: {count} games", file=click.get_text_stream("stderr"),
+    with click.progressbar(length=count, label=f"{game}: {count} games", file=sys.stderr,
                            show_eta=True) as bar:
         done_before = [0]
 
@@ -101,7 +103,7 @@ def playtest(game, count, players, variants, bot, seed, workers, max_turns, out_
         out = Path(out_dir) if out_dir else Path("output") / "playtest" / game
         total = count * len(counts) * len(arms)
         with click.progressbar(length=total, label=f"{game}: {total} games",
-                               file=click.get_text_stream("stderr")) as bar:
+                               file=sys.stderr) as bar:
             last = [0]
 
             def progress(done, n):

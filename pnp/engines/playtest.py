@@ -209,9 +209,9 @@ def _page_title(fig, res: PlaytestResult) -> str:
     lines = [
         f"Games per run: {res.games}     player counts: {', '.join(map(str, res.players))}",
         f"Variants: {'  vs  '.join(arm_label(a) for a in res.arms)}",
-        f"Bot: {res.bot}     seed: {res.seed}     workers: {res.workers}     "
-        f"turn cap: {res.max_turns}",
-        "Same seed and settings give the same games and the same report, whatever the workers.",
+        f"Bot: {res.bot}     seed: {res.seed}     turn cap: {res.max_turns}",
+        "Same seed and settings give the same games and the same report, whatever the number "
+        "of worker processes.",
         "",
         "Runs (win shares and lengths count finished games only; games that hit a turn cap or a",
         "repetition guard are listed as DID NOT END with a seed that reproduces them):",

@@ -199,6 +199,7 @@ class Geometry:
         self.N = N = n
         self.W = W = n + 1
         self.board = sum(1 << (r * W + c) for r in range(N) for c in range(N))
+        self.full = (1 << (W * (N + 2))) - 1          # every bit a shift of the board can reach
         self.squares = [r * W + c for r in range(N) for c in range(N)]
         zones = zones or default_zones(n)
         self.zone_ids = [z[0] for z in zones]
@@ -401,6 +402,8 @@ class ZombiesVsVampires(GameState):
             raise RecordError("home: zone | locked")
         self.home_zone_mode = o["home"] == "zone"
         self._cache = None
+        self._wm = None                 # cached wall masks (see _wall_masks)
+        self._lm = None                 # the same for the all-pieces BFS (_lane_reach)
 
     def _setup(self) -> None:
         self._init_common()
@@ -501,24 +504,37 @@ class ZombiesVsVampires(GameState):
         self._cache = None
 
     # ---------------------------------------------------------------- movement
+    def _wall_masks(self) -> tuple:
+        """(nEB, nWB, nNB, nSB): squares whose east / west / north / south side is open,
+        as non-negative ints (cached until the walls change)."""
+        wm = self._wm
+        EB = self.EB
+        NB = self.NB
+        if wm is not None and wm[0] == EB and wm[1] == NB:
+            return wm[2]
+        full = self.geo.full
+        W = self.geo.W
+        masks = (full & ~EB, full & ~(EB << 1), full & ~NB, full & ~(NB << W))
+        self._wm = (EB, NB, masks)
+        return masks
+
     def _reach(self, p: int, s: int, k: int, jumps: bool = True) -> int:
         """Squares the piece of seat p on s can end on with up to k steps (V4-V6, V11);
         ``jumps=False``: walking only (for the jump statistics)."""
-        W = self.geo.W
+        g = self.geo
+        W = g.W
         bit = 1 << s
         occ = self.occ ^ bit
-        empty = self.geo.board & ~occ
-        EB = self.EB
-        NB = self.NB
+        empty = g.board & ~occ
         tgt = self.target_mask[p]
-        zone_mode = self.home_zone_mode
         if not jumps:
             jo = 0
         elif self.options["jump_home"]:
             jo = occ
         else:
             jo = occ & ~self._home_set()
-        nEB, nWB, nNB, nSB = ~EB, ~(EB << 1), ~NB, ~(NB << W)
+        nEB, nWB, nNB, nSB = self._wall_masks()
+        zone_mode = self.home_zone_mode
         seen = bit
         front = bit
         reach = 0
@@ -531,7 +547,14 @@ class ZombiesVsVampires(GameState):
                 if front:
                     nxt |= self._expand(front, empty, jo, nEB, nWB, nNB, nSB, W)
             else:
-                nxt = self._expand(front, empty, jo, nEB, nWB, nNB, nSB, W)
+                e = (front & nEB) << 1
+                w = (front & nWB) >> 1
+                n = (front & nNB) << W
+                so = (front & nSB) >> W
+                nxt = (e | w | n | so) & empty
+                if jo:
+                    nxt |= ((e & jo & nEB) << 1 | (w & jo & nWB) >> 1 |
+                            (n & jo & nNB) << W | (so & jo & nSB) >> W) & empty
             nxt &= ~seen
             if not nxt:
                 break
@@ -757,10 +780,15 @@ class ZombiesVsVampires(GameState):
             jo = ((occ & ~self._home_set()) * REP) & ~origins
         EB = self.EB
         NB = self.NB
-        nEB = (full & ~EB) * REP
-        nWB = (full & ~(EB << 1)) * REP
-        nNB = (full & ~NB) * REP
-        nSB = (full & ~(NB << W)) * REP
+        lm = self._lm
+        if lm is not None and lm[0] == EB and lm[1] == NB and lm[2] == m:
+            nEB, nWB, nNB, nSB = lm[3]
+        else:
+            nEB = (full & ~EB) * REP
+            nWB = (full & ~(EB << 1)) * REP
+            nNB = (full & ~NB) * REP
+            nSB = (full & ~(NB << W)) * REP
+            self._lm = (EB, NB, m, (nEB, nWB, nNB, nSB))
         tgt = self.target_mask[p] * REP
         zone_mode = self.home_zone_mode
         seen = origins

@@ -77,6 +77,7 @@ class FaceMaker:
     def __init__(self, pack: Pack, lang: str, drawings: bool = True):
         fonts.register_all()
         self.drawings = drawings  # False: lay out and check only (the checker), no SVG conversion
+        self.rtl = is_rtl(lang)
         self.pack = pack
         self.lang = lang
         self.renderer = Renderer(pack.template_dirs)
@@ -92,7 +93,7 @@ class FaceMaker:
             "card": card_context(self.pack, card, self.lang) if card else _Record(),
             "deck": _Record(id=deck.id, name=self.pack.texts[self.lang].get(deck.name, deck.name)),
             "pack": self._pack_context, "w": w, "h": h, "bleed": BLEED_MM, "safe": SAFE_MM,
-            "palette": _Record(self.pack.palette), "face": face,
+            "palette": _Record(self.pack.palette), "face": face, "rtl": self.rtl,
         }
         svg, report = self.renderer.render(template, context, self.pack.texts[self.lang], self.lang)
         key = hashlib.sha256(svg.encode()).hexdigest()[:20]
@@ -104,6 +105,16 @@ class FaceMaker:
                 raise TemplateProblem(f"template {template}: {error}") from None
             self._drawings[key] = drawing
         return RenderedFace(key, svg, drawing, tuple(report.overflows), tuple(report.missing))
+
+
+def is_rtl(lang: str) -> bool:
+    """Right-to-left script, from CLDR (Babel) rather than a hand-kept list."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        return Locale.parse(lang.replace("-", "_")).character_order == "right-to-left"
+    except (UnknownLocaleError, ValueError):
+        return False
 
 
 def _wrap(value: Any) -> Any:

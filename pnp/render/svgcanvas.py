@@ -90,7 +90,10 @@ def _op_text(canvas, font: str, size: float, anchor: str, text: str) -> None:
 
 def _op_glyphs(canvas, font: str, size: float, x: float, glyphs: str, actual_text: str) -> None:
     # A shaped run (a ReportLab ShapedStr: glyphs with HarfBuzz positions) drawn from x along the
-    # baseline at (0, 0); marked as /ActualText so copy and search see the logical characters.
+    # baseline at (0, 0), marked with /ActualText so copy and search see the characters rather than
+    # contextual forms and private-use codes. The ActualText of an rtl run is its characters in
+    # drawing order (reversed): PDF readers (poppler, pdfium) take it, like the glyphs it stands
+    # for, as visual order and apply their own bidi reordering, which gives back logical order.
     canvas.setFont(font, size)
     canvas.addLiteral("/Span <</ActualText %s>> BDC" % actual_text)
     canvas.drawString(x, 0, glyphs)

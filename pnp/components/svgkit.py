@@ -1,0 +1,234 @@
+"""svgwrite helpers: millimetre drawings, measured text, cut/fold/glue styles, conversion to PDF.
+
+Every drawing is an `svgwrite.Drawing` whose user unit is the millimetre ((0, 0) top-left).
+Text is never placed blind: `Sketch.text()` lays it out with the project's text layer
+(`pnp.text.layout.layout`, real font metrics, wrap and shrink-to-fit) and records text that does not
+fit or has characters the font lacks, so the build can report it before writing anything.
+`to_face()` turns the SVG into something the PDF writer can draw: the one place where the SVG
+converter is chosen.
+"""
+from __future__ import annotations
+
+import io
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import svgwrite
+
+from pnp.components import style as st
+from pnp.text import fonts
+from pnp.text.layout import PT_TO_MM, layout, missing_characters
+
+CONVERTER = "svgcanvas"   # or "svglib" (slower, used by the card faces today)
+
+_ROOT_ATTRS = re.compile(r'\s(?:baseProfile|version|xmlns:ev|xmlns:xlink)="[^"]*"')
+
+
+@dataclass
+class TextIssues:
+    """Text that did not fit or cannot be drawn, collected while drawing."""
+    overflows: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+    def all(self) -> list[str]:
+        return [*self.overflows, *self.missing]
+
+
+class Sketch:
+    """An svgwrite drawing in millimetres, with measured text and the cut/fold/glue style."""
+
+    def __init__(self, width: float, height: float, issues: TextIssues | None = None):
+        fonts.register_all()
+        self.width, self.height = float(width), float(height)
+        self.dwg = svgwrite.Drawing(size=(f"{self.width:.4f}mm", f"{self.height:.4f}mm"),
+                                    viewBox=f"0 0 {self.width:.4f} {self.height:.4f}", profile="full", debug=False)
+        self.issues = issues if issues is not None else TextIssues()
+
+    # ---- plumbing
+    def add(self, element, parent=None):
+        (parent if parent is not None else self.dwg).add(element)
+        return element
+
+    def group(self, parent=None, **attrs):
+        return self.add(self.dwg.g(**attrs), parent)
+
+    def svg(self) -> str:
+        return self.dwg.tostring()
+
+    # ---- shapes
+    def rect(self, x, y, w, h, fill="none", stroke="none", width=0.0, parent=None, rx=0.0, **extra):
+        attrs = dict(fill=fill, stroke=stroke, **extra)
+        if stroke != "none":
+            attrs["stroke_width"] = f"{width:.4f}"
+        if rx:
+            attrs["rx"] = f"{rx:.3f}"
+            attrs["ry"] = f"{rx:.3f}"
+        return self.add(self.dwg.rect((_f(x), _f(y)), (_f(w), _f(h)), **attrs), parent)
+
+    def circle(self, cx, cy, r, fill="none", stroke="none", width=0.0, parent=None, **extra):
+        attrs = dict(fill=fill, stroke=stroke, **extra)
+        if stroke != "none":
+            attrs["stroke_width"] = f"{width:.4f}"
+        return self.add(self.dwg.circle((_f(cx), _f(cy)), _f(r), **attrs), parent)
+
+    def line(self, x1, y1, x2, y2, stroke=st.INK, width=0.3, dash=None, parent=None, cap="butt", **extra):
+        attrs = dict(stroke=stroke, stroke_width=f"{width:.4f}", stroke_linecap=cap, **extra)
+        if dash:
+            attrs["stroke_dasharray"] = ",".join(f"{d:g}" for d in dash)
+        return self.add(self.dwg.line((_f(x1), _f(y1)), (_f(x2), _f(y2)), **attrs), parent)
+
+    def polygon(self, points, fill="none", stroke="none", width=0.0, parent=None, **extra):
+        attrs = dict(fill=fill, stroke=stroke, **extra)
+        if stroke != "none":
+            attrs["stroke_width"] = f"{width:.4f}"
+            attrs.setdefault("stroke_linejoin", "miter")
+        return self.add(self.dwg.polygon([(_f(x), _f(y)) for x, y in points], **attrs), parent)
+
+    def path(self, d: str, fill="none", stroke="none", width=0.0, parent=None, **extra):
+        attrs = dict(fill=fill, stroke=stroke, **extra)
+        if stroke != "none":
+            attrs["stroke_width"] = f"{width:.4f}"
+        return self.add(self.dwg.path(d=d, **attrs), parent)
+
+    # ---- the cut / fold / glue style
+    def cut_rect(self, x, y, w, h, parent=None):
+        return self.rect(x, y, w, h, stroke=st.CUT_COLOUR, width=st.CUT_MM, parent=parent)
+
+    def cut_polygon(self, points, parent=None):
+        return self.polygon(points, stroke=st.CUT_COLOUR, width=st.CUT_MM, parent=parent)
+
+    def cut_circle(self, cx, cy, r, parent=None):
+        return self.circle(cx, cy, r, stroke=st.CUT_COLOUR, width=st.CUT_MM, parent=parent)
+
+    def cut_line(self, x1, y1, x2, y2, parent=None):
+        return self.line(x1, y1, x2, y2, stroke=st.CUT_COLOUR, width=st.CUT_MM, parent=parent)
+
+    def fold_line(self, x1, y1, x2, y2, parent=None):
+        """Dashed; over a light halo so it shows on dark art too."""
+        self.line(x1, y1, x2, y2, stroke="#ffffff", width=st.FOLD_MM * 2.2, parent=parent, stroke_opacity="0.8")
+        return self.line(x1, y1, x2, y2, stroke=st.FOLD_COLOUR, width=st.FOLD_MM, dash=st.FOLD_DASH_MM,
+                         parent=parent)
+
+    def glue(self, points, parent=None, tint=True, step=st.GLUE_HATCH_STEP_MM, opacity=1.0):
+        """A convex polygon tinted and hatched at 45 degrees: the glue area."""
+        g = self.group(parent)
+        if tint:
+            self.polygon(points, fill=st.GLUE_TINT, parent=g, fill_opacity=f"{opacity:g}")
+        for (x1, y1), (x2, y2) in hatch_segments(points, step):
+            self.line(x1, y1, x2, y2, stroke=st.GLUE_HATCH, width=st.GLUE_HATCH_MM, parent=g,
+                      stroke_opacity=f"{opacity:g}")
+        return g
+
+    def glue_rect(self, x, y, w, h, parent=None, **kw):
+        return self.glue([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], parent, **kw)
+
+    def registration(self, cx, cy, r=2.0, parent=None):
+        """An alignment mark: a circle with a cross through its centre."""
+        g = self.group(parent)
+        self.circle(cx, cy, r, stroke=st.REGISTRATION, width=0.15, parent=g)
+        self.line(cx - 1.6 * r, cy, cx + 1.6 * r, cy, stroke=st.REGISTRATION, width=0.15, parent=g)
+        self.line(cx, cy - 1.6 * r, cx, cy + 1.6 * r, stroke=st.REGISTRATION, width=0.15, parent=g)
+        return g
+
+    # ---- text
+    def text(self, text: str, x: float, y: float, w: float, h: float, *, font: str = "regular",
+             size: float = 9, min_size: float = 5, align: str = "middle", valign: str = "middle",
+             fill: str = st.INK, line_height: float = 1.2, max_lines: int | None = None, rotate: int = 0,
+             parent=None, what: str = "") -> float:
+        """Lay `text` out in the box (mm) and draw it; returns the font size used (pt).
+
+        rotate=-90: the text reads bottom-to-top inside the box; 90: top-to-bottom."""
+        text = "" if text is None else str(text)
+        if rotate:
+            if rotate == -90:
+                g = self.group(parent, transform=f"translate({_f(x)},{_f(y + h)}) rotate(-90)")
+            elif rotate == 90:
+                g = self.group(parent, transform=f"translate({_f(x + w)},{_f(y)}) rotate(90)")
+            else:
+                raise ValueError("rotate must be 0, 90 or -90")
+            return self.text(text, 0, 0, h, w, font=font, size=size, min_size=min_size, align=align,
+                             valign=valign, fill=fill, line_height=line_height, max_lines=max_lines,
+                             parent=g, what=what)
+        result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines)
+        label = f"{what}: " if what else ""
+        if result.overflow:
+            self.issues.overflows.append(f"{label}{text!r} does not fit a {w:.1f}x{h:.1f} mm box even at {min_size:g} pt")
+        missing = missing_characters(text, font)
+        if missing:
+            self.issues.missing.append(f"{label}{text!r}: no glyph for {', '.join(map(repr, missing))} in {font}")
+        anchor = {"start": "start", "left": "start", "middle": "middle", "center": "middle",
+                  "end": "end", "right": "end"}[align]
+        top = {"top": y, "middle": y + (h - result.height_mm) / 2, "bottom": y + h - result.height_mm}[valign]
+        x_anchor = {"start": x, "middle": x + w / 2, "end": x + w}[anchor]
+        size_mm = result.size_pt * PT_TO_MM
+        for index, line in enumerate(result.lines):
+            if line:
+                baseline = top + result.ascent_mm + index * result.line_height_mm
+                self.add(self.dwg.text(line, insert=(_f(x_anchor), _f(baseline)), font_family=fonts.STYLES[font].name,
+                                       font_size=_f(size_mm), text_anchor=anchor, fill=fill), parent)
+        return result.size_pt
+
+
+def text_height(text: str, font: str, w: float, size: float, line_height: float = 1.2) -> float:
+    """Height (mm) of `text` wrapped to width `w` at `size` pt, without shrinking."""
+    return layout(str(text), font, float(w), 1e6, float(size), float(size), float(line_height)).height_mm
+
+
+def _f(v: float) -> str:
+    s = f"{float(v):.4f}".rstrip("0").rstrip(".")
+    return "0" if s in ("", "-0") else s
+
+
+def hatch_segments(points, step: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """45-degree hatch lines (x - y = c) clipped to a convex polygon."""
+    pts = [(float(x), float(y)) for x, y in points]
+    values = [x - y for x, y in pts]
+    lo, hi = min(values), max(values)
+    segments = []
+    c = math.floor(lo / step) * step + step
+    while c < hi - 1e-9:
+        hits = []
+        for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):
+            a, b = x1 - y1 - c, x2 - y2 - c
+            if (a <= 0 <= b or b <= 0 <= a) and a != b:
+                t = a / (a - b)
+                hits.append((x1 + t * (x2 - x1), y1 + t * (y2 - y1)))
+        if len(hits) >= 2:
+            hits.sort()
+            if math.dist(hits[0], hits[-1]) > 1e-6:
+                segments.append((hits[0], hits[-1]))
+        c += step
+    return segments
+
+
+# ---- conversion to something the PDF writer draws
+
+class _SvglibFace:
+    def __init__(self, drawing):
+        self.drawing = drawing
+        self.width, self.height = drawing.width, drawing.height
+
+    def draw(self, canvas, x: float = 0.0, y: float = 0.0) -> None:
+        from reportlab.graphics import renderPDF
+        renderPDF.draw(self.drawing, canvas, x, y)
+
+
+def to_face(svg: str):
+    """SVG text -> an object with .width/.height (points) and .draw(canvas, x, y) (bottom-left)."""
+    svg = _ROOT_ATTRS.sub("", svg, count=4).replace("<defs />", "")
+    if CONVERTER == "svgcanvas":
+        from pnp.render.svgcanvas import compile_svg
+        return compile_svg(svg)
+    from svglib.svglib import svg2rlg
+    return _SvglibFace(svg2rlg(io.BytesIO(svg.encode("utf-8"))))
+
+
+def sketch_face(sketch: Sketch):
+    return to_face(sketch.svg())
+
+
+def chunks(items: Iterable, n: int) -> list[list]:
+    items = list(items)
+    return [items[i:i + n] for i in range(0, len(items), n)]

@@ -1,0 +1,314 @@
+"""Boards, tiles, pieces, walls, dice and aids (pnp.components), measured in the PDFs they make."""
+from __future__ import annotations
+
+import ctypes
+from collections import Counter
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.components import plan_components, write_components
+from pnp.components import style as st
+from pnp.pack import load_pack
+from pnp.sheets.parts import paper_size, plan_tiles
+
+MM = 72 / 25.4
+ZVV = "zombies-vs-vampires"
+
+
+def build(*args) -> str:
+    result = CliRunner().invoke(main, ["build", *map(str, args)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.fixture(scope="module")
+def zvv(tmp_path_factory) -> dict[str, Path]:
+    """Zombies vs Vampires built through the CLI, English, on A4 and Letter."""
+    out = tmp_path_factory.mktemp("zvv")
+    build(ZVV, "--lang", "en", "--out", out, "--png")
+    build(ZVV, "--lang", "en", "--paper", "letter", "--out", out)
+    return {"dir": out / ZVV, **{f"{doc}-{paper}": out / ZVV / f"{ZVV}-{doc}-en-{paper}.pdf"
+                                 for doc in ("board", "parts") for paper in ("a4", "letter")}}
+
+
+@pytest.fixture(scope="module")
+def cimiterio_mat(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("cim")
+    plan = plan_components(load_pack("cimiterio"), "en", "letter", mat=True)
+    assert not plan.problems
+    write_components(plan, out)
+    return out
+
+
+class Path_:
+    """A path object on a page: its bounds in mm (PDF: y up), fill/stroke colour and mode."""
+
+    def __init__(self, obj, page_h):
+        left, bottom, right, top = obj.get_bounds()
+        self.x0, self.x1 = left / MM, right / MM
+        self.y0, self.y1 = bottom / MM, top / MM
+        self.w, self.h = self.x1 - self.x0, self.y1 - self.y0
+        fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
+        raw.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(fill_mode), ctypes.byref(stroke))
+        self.filled, self.stroked = bool(fill_mode.value), bool(stroke.value)
+        self.fill = self._colour(raw.FPDFPageObj_GetFillColor, obj) if self.filled else None
+        self.stroke = self._colour(raw.FPDFPageObj_GetStrokeColor, obj) if self.stroked else None
+        width = ctypes.c_float()
+        raw.FPDFPageObj_GetStrokeWidth(obj.raw, ctypes.byref(width))
+        matrix = obj.get_matrix()                            # the width is in the path's user space
+        self.stroke_mm = width.value * (abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5) / MM
+
+    @staticmethod
+    def _colour(getter, obj):
+        r, g, b, a = (ctypes.c_uint() for _ in range(4))
+        getter(obj.raw, *(ctypes.byref(v) for v in (r, g, b, a)))
+        return "#%02x%02x%02x" % (r.value, g.value, b.value)
+
+
+def pages(pdf: Path):
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        for page in document:
+            h = page.get_height()
+            paths = [Path_(o, h) for o in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=3)]
+            text = page.get_textpage().get_text_range()
+            yield page.get_width() / MM, h / MM, paths, text
+    finally:
+        document.close()
+
+
+def near(a, b, tol=0.05):
+    return abs(a - b) <= tol
+
+
+def fills(paths, colour):
+    return [p for p in paths if p.filled and not p.stroked and p.fill == colour]
+
+
+def cut_rects(paths):
+    """Stroke-only paths in the cut style, with their bounds reduced to the line's centre (PDFium pads
+    a stroked path's bounds by the full line width)."""
+    rects = []
+    for p in paths:
+        if p.stroked and not p.filled and near(p.stroke_mm, st.CUT_MM, 0.01) and p.stroke == st.CUT_COLOUR:
+            d = p.stroke_mm
+            rects.append((p.x0 + d, p.y0 + d, p.x1 - d, p.y1 - d))
+    return rects
+
+
+# ---- Zombies vs Vampires: the board
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_board_squares_have_the_pitch_and_zones_are_3x3(zvv, paper):
+    pack = load_pack(ZVV)
+    board = pack.collections["board"]
+    pitch = float(board["pitch"].removesuffix("mm"))
+    square_fill = pack.palette["board"]
+    tiles = list(pages(zvv[f"board-{paper}"]))[1:]          # page 1 is the assembly map
+    zones = set()
+    for _, _, paths, _ in tiles:
+        squares = fills(paths, square_fill)
+        assert len(squares) == 13 * 13 - 4 * 9              # every square outside the zones, once per tile
+        assert all(near(s.w, pitch) and near(s.h, pitch) for s in squares)
+        for p in paths:
+            if p.filled and not p.stroked and near(p.w, 3 * pitch) and near(p.h, 3 * pitch):
+                zones.add(p.fill)
+    assert len(zones) == 4                                   # four home zones, four player colours
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_tiles_overlap_and_fit_the_printable_area(zvv, paper):
+    pack = load_pack(ZVV)
+    square_fill = pack.palette["board"]
+    found = []
+    for w, h, paths, text in list(pages(zvv[f"board-{paper}"]))[1:]:
+        cuts = cut_rects(paths)
+        window = max(cuts, key=lambda r: (r[2] - r[0]) * (r[3] - r[1]))
+        x0, y0, x1, y1 = window
+        margin = st.PRINTABLE_MARGIN_MM
+        assert x0 >= margin - 0.01 and y0 >= margin - 0.01 and x1 <= w - margin + 0.01 and y1 <= h - margin + 0.01
+        squares = fills(paths, square_fill)
+        origin = (min(s.x0 for s in squares), max(s.y1 for s in squares))   # board's top-left square corner
+        found.append((window, origin))
+    plan = plan_tiles(*_board_size(pack), paper)
+    assert len(found) == plan.rows * plan.cols > 1
+    for r in range(plan.rows):
+        for c in range(plan.cols):
+            (wa, oa) = found[r * plan.cols + c]
+            if c + 1 < plan.cols:                            # right neighbour
+                wb, ob = found[r * plan.cols + c + 1]
+                overlap = (wa[2] - oa[0]) - (wb[0] - ob[0])   # in board coordinates
+                assert near(overlap, st.TILE_OVERLAP_MM, 0.05) and overlap > st.PRINTABLE_MARGIN_MM
+            if r + 1 < plan.rows:                            # neighbour below (PDF y runs up)
+                wb, ob = found[(r + 1) * plan.cols + c]
+                overlap = (oa[1] - wa[1]) - (ob[1] - wb[3])
+                assert near(overlap, st.TILE_OVERLAP_MM, 0.05)
+
+
+def _board_size(pack):
+    from pnp.components.zvv import board_geometry
+    spec = next(e for e in pack.collections["components"] if e["type"] == "square-board")
+    _, _, _, w, h = board_geometry(pack.collections["board"], float(spec["coordinates"].removesuffix("mm")))
+    return w, h
+
+
+def test_board_has_an_assembly_map_and_labelled_tiles(zvv):
+    texts = [text for _, _, _, text in pages(zvv["board-a4"])]
+    assert "Assembly map" in texts[0]
+    for text in texts[1:]:
+        assert "Tile" in text and "50 mm" in text and "Print at 100%" in text
+    assert sum("1.1" in t for t in texts[1:]) >= 1 and any("2.2" in t for t in texts[1:])
+    for letter in "ABCDEFGHIJKLM":                           # coordinates on the edges
+        assert any(f"\n{letter}" in t or t.startswith(letter) or f" {letter}" in t for t in texts[1:])
+
+
+# ---- pieces, walls, dice
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_walls_stand_exactly_n_squares_long(zvv, paper):
+    pack = load_pack(ZVV)
+    pitch = float(pack.collections["board"]["pitch"].removesuffix("mm"))
+    colour = pack.palette["wall"]
+    sides = [p for _, _, paths, _ in pages(zvv[f"parts-{paper}"]) for p in fills(paths, colour)]
+    assert all(near(p.h, 10.0) for p in sides)               # standing height
+    lengths = Counter()
+    for p in sides:
+        n = round(p.w / pitch)
+        assert abs(p.w - n * pitch) <= 0.2, p.w
+        lengths[n] += 1
+    assert lengths == {w["size"]: 2 * w["count"] for w in pack.collections["walls"]}   # two sides a wall
+
+
+def test_dice_nets_have_six_faces_of_18mm(zvv):
+    pack = load_pack(ZVV)
+    faces = [p for _, _, paths, _ in pages(zvv["parts-a4"]) for p in fills(paths, pack.palette["night"])]
+    squares = [p for p in faces if near(p.w, p.h, 0.01)]
+    assert len(squares) == 6 * len(pack.collections["dice"])
+    assert all(near(p.w, 18.0) for p in squares)
+    text = " ".join(t for _, _, _, t in pages(zvv["parts-a4"]))
+    for word in ("Build", "±", "2*", "Wall die", "Action die"):
+        assert word in text
+
+
+def test_36_pieces_with_their_colours(zvv):
+    pack = load_pack(ZVV)
+    paths = [p for _, _, ps, _ in pages(zvv["parts-a4"]) for p in ps]
+    for piece in pack.collections["pieces"]:
+        discs = [p for p in fills(paths, piece["hex"]) if near(p.w, 16.0) and near(p.h, 16.0)]
+        assert len(discs) == piece["count"] == 9
+
+
+def test_parts_pages_have_the_legend_and_test_bar(zvv):
+    for _, _, _, text in pages(zvv["parts-letter"]):
+        assert all(word in text for word in ("Legend", "cut", "fold", "glue", "50 mm"))
+
+
+# ---- player aids, one per player, in the pack's languages
+
+@pytest.mark.parametrize("game,langs,heading", [
+    ("cimiterio", ("it", "en"), "aid.gate.heading"),
+    ("zombie-run", ("uk", "en"), "aid.special.heading"),
+    (ZVV, ("de", "en"), "aid.walls.heading"),
+])
+def test_player_aids(tmp_path, game, langs, heading):
+    pack = load_pack(game)
+    for lang in langs:
+        plan = plan_components(pack, lang, "a4")
+        assert not plan.problems
+        files = write_components(plan, tmp_path)
+        parts = next(f for f in files if "-parts-" in f.name)
+        cards, text = 0, ""
+        for _, _, paths, page_text in pages(parts):
+            cards += sum(1 for r in cut_rects(paths) if near(r[2] - r[0], 88) and near(r[3] - r[1], 118))
+            text += page_text
+        assert cards == pack.players["max"]
+        words = " ".join(text.split())
+        assert " ".join(pack.texts[lang][heading].split()) in words
+
+
+# ---- Cimiterio
+
+def test_cimiterio_guide_names_every_avenue_and_spot(tmp_path):
+    pack = load_pack("cimiterio")
+    for lang in ("it", "en"):
+        plan = plan_components(pack, lang, "a4")
+        files = write_components(plan, tmp_path)
+        board = next(f for f in files if "-board-" in f.name)
+        [(w, h, paths, text)] = list(pages(board))
+        words = " ".join(text.split())
+        for avenue in pack.collections["map"]["avenues"]:
+            assert pack.texts[lang][avenue["name"]] in words
+        for spot in "abcdefgh":
+            assert f"\n{spot}" in text or f"{spot}\r" in text or f" {spot} " in f" {words} "
+        assert pack.texts[lang]["ui.gate"] in words
+
+
+def test_cimiterio_mat_cells_are_card_sized_and_tiles_fit(cimiterio_mat):
+    pdf = cimiterio_mat / "cimiterio-mat-en-letter.pdf"
+    pw, ph = paper_size("letter")
+    tombs = 0
+    document = list(pages(pdf))
+    assert "Assembly map" in document[0][3]
+    for w, h, paths, text in document[1:]:
+        window = max(cut_rects(paths), key=lambda r: (r[2] - r[0]) * (r[3] - r[1]))
+        assert window[0] >= 6 - 0.01 and window[2] <= pw - 6 + 0.01
+        assert window[1] >= 6 - 0.01 and window[3] <= ph - 6 + 0.01
+        for p in paths:   # tomb slots: stroked card outlines, 63 x 88 mm on the line's centre
+            if p.filled and p.stroked and near(p.w - 2 * p.stroke_mm, 63) and near(p.h - 2 * p.stroke_mm, 88):
+                tombs += 1
+    assert tombs >= 35
+
+
+def test_guardian_standees(cimiterio_mat):
+    pdf = cimiterio_mat / "cimiterio-parts-en-letter.pdf"
+    strips = [r for _, _, paths, _ in pages(pdf) for r in cut_rects(paths)
+              if near(r[2] - r[0], 26) and near(r[3] - r[1], 2 * 13 + 2 * 45)]
+    assert len(strips) == 2
+
+
+# ---- the files
+
+def test_file_names_previews_and_reproducible_bytes(zvv, tmp_path):
+    assert sorted(p.name for p in zvv["dir"].glob("*.pdf")) == [
+        f"{ZVV}-board-en-a4.pdf", f"{ZVV}-board-en-letter.pdf", f"{ZVV}-parts-en-a4.pdf", f"{ZVV}-parts-en-letter.pdf"]
+    assert len(list((zvv["dir"] / "png-en" / "components").glob("*.png"))) >= 5
+    build(ZVV, "--lang", "en", "--out", tmp_path)
+    for doc in ("board", "parts"):
+        assert (tmp_path / ZVV / f"{ZVV}-{doc}-en-a4.pdf").read_bytes() == zvv[f"{doc}-a4"].read_bytes()
+    data = zvv["board-a4"].read_bytes()
+    assert b"/PrintScaling /None" in data and b"+PnpSans-Regular" in data
+
+
+def test_nothing_printed_near_the_paper_edge(zvv):
+    """Rasterized: every page has ink, none within 5 mm of the edge."""
+    document = pdfium.PdfDocument(str(zvv["board-a4"]))
+    try:
+        for page in document:
+            image = page.render(scale=50 / 72).to_pil().convert("L")
+            w, h = image.size
+            edge = round(5 / 25.4 * 50) - 1
+            pixels = image.load()
+            border = [pixels[x, y] for x in range(w) for y in (*range(edge), *range(h - edge, h))]
+            border += [pixels[x, y] for y in range(h) for x in (*range(edge), *range(w - edge, w))]
+            assert min(border) > 250
+            assert image.getextrema()[0] < 100
+    finally:
+        document.close()
+
+
+def test_text_that_does_not_fit_is_a_build_error(tmp_path):
+    import shutil
+    root = Path(__file__).resolve().parent.parent / "data" / ZVV
+    copy = tmp_path / ZVV
+    shutil.copytree(root, copy)
+    en = copy / "text" / "en.yaml"
+    en.write_text(en.read_text().replace('build: "Build"', 'build: "' + "Build a wall " * 40 + '"'))
+    result = CliRunner().invoke(main, ["build", str(copy), "--lang", "en", "--out", str(tmp_path / "out"), "--force"])
+    assert result.exit_code == 2
+    assert "components" in result.output and "does not fit" in result.output
+    assert not (tmp_path / "out" / ZVV).exists() or not list((tmp_path / "out" / ZVV).glob("*.pdf"))
