@@ -13,9 +13,11 @@ play) and complete random Zombie Run games per second per core.
 - Times are CPU seconds of one process (``time.process_time``), i.e. per core; best of N.
 - A fixed pure-Python calibration loop runs first; every rate is also given "per calibration
   unit" (rate x calibration seconds) so runs on a busy and an idle machine compare.
-- ``--before DIR``: the same workloads are also run, in this same run, in a child process that
-  imports ``pnp`` from DIR (e.g. ``git archive HEAD | tar -x -C /tmp/before``), each side with
-  its own calibration, and a before/after table is printed.
+- ``--before DIR``: the same workloads are also run, in this same run, in child processes that
+  import ``pnp`` from DIR (e.g. ``git archive <old commit> | tar -x -C /tmp/before``): for each
+  engine, an "after" child and a "before" child run back to back, for ``--rounds`` rounds; each
+  metric keeps its best rate, and the calibration loop runs just before each metric, so the last
+  column ("per cal.") compares rate x calibration time, i.e. corrected for the load.
 
 Targets: 50,000 legal-checked actions/s per core for each engine; 3,000 complete random Zombie
 Run games/s per core.
@@ -159,30 +161,38 @@ PLAYERS = {"cimiterio": [1, 2, 3, 4], "zombie-run": [3, 4, 5, 6, 7],
 CAPS = {"cimiterio": 500, "zombie-run": 2000, "zombies-vs-vampires": 300}
 
 
-def measure(quick: bool, repeats: int) -> dict:
+GROUPS = ("cimiterio", "zombie-run", "zombies-vs-vampires", "zombie-run-games")
+
+
+def measure(quick: bool, repeats: int, group: str) -> dict:
+    """{metric: [rate, calibration seconds measured just before it]} for one group."""
     k = 0.3 if quick else 1.0
-    out = {"calibration_s": calibrate()}
-    sizes = {"cimiterio": (int(60 * k) or 1, max(2, int(4 * k))),
-             "zombie-run": (int(400 * k) or 1, int(60 * k) or 1),
-             "zombies-vs-vampires": (max(2, int(10 * k)), max(2, int(4 * k)))}
-    for game, (nr, ng) in sizes.items():
-        pl, cap = PLAYERS[game], CAPS[game]
-        random_actions(game, 1, pl, 20)              # warm-up: packs, tables, caches
-        greedy_actions(game, 1, pl, 5)
-        rec_r = recorded(game, "random", nr, pl, cap)
-        rec_g = recorded(game, "greedy", ng, pl, cap)
-        out[f"{game} legal-checked actions/s (random games)"] = best_of(
-            lambda: replay_pushes(game, rec_r), repeats)
-        out[f"{game} legal-checked actions/s (greedy games)"] = best_of(
-            lambda: replay_pushes(game, rec_g), repeats)
-        out[f"{game} random bot + push, actions/s"] = best_of(
-            lambda: random_actions(game, nr, pl, cap), repeats)
-        out[f"{game} greedy bot + push, actions/s"] = best_of(
-            lambda: greedy_actions(game, ng, pl, cap), max(1, repeats - 1))
-    out["zombie-run complete random games/s"] = best_of(lambda: zr_games(int(2000 * k)), repeats)
-    out["calibration_s_end"] = calibrate()
     import pnp
-    out["calibration_pnp"] = pnp.__file__
+    out = {"pnp": pnp.__file__, "metrics": {}}
+    if group == "zombie-run-games":
+        zr_games(20)                                  # warm-up
+        cal = calibrate()
+        out["metrics"]["zombie-run complete random games/s"] = [
+            best_of(lambda: zr_games(int(2000 * k)), repeats), cal]
+        return out
+    game = group
+    nr, ng = {"cimiterio": (int(60 * k) or 1, max(2, int(4 * k))),
+              "zombie-run": (int(400 * k) or 1, int(60 * k) or 1),
+              "zombies-vs-vampires": (max(2, int(10 * k)), max(2, int(4 * k)))}[game]
+    pl, cap = PLAYERS[game], CAPS[game]
+    random_actions(game, 1, pl, 20)                   # warm-up: packs, tables, caches
+    greedy_actions(game, 1, pl, 5)
+    rec_r = recorded(game, "random", nr, pl, cap)
+    rec_g = recorded(game, "greedy", ng, pl, cap)
+    jobs = [
+        (f"{game} legal-checked actions/s (random games)", lambda: replay_pushes(game, rec_r)),
+        (f"{game} legal-checked actions/s (greedy games)", lambda: replay_pushes(game, rec_g)),
+        (f"{game} random bot + push, actions/s", lambda: random_actions(game, nr, pl, cap)),
+        (f"{game} greedy bot + push, actions/s", lambda: greedy_actions(game, ng, pl, cap)),
+    ]
+    for name, fn in jobs:
+        cal = calibrate()
+        out["metrics"][name] = [best_of(fn, repeats), cal]
     return out
 
 
@@ -197,46 +207,58 @@ def target_of(name: str):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=2, help="best of N inside each run")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="alternating runs of each side (best of them)")
     ap.add_argument("--before", help="an old checkout to measure in the same run")
-    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
-        print(json.dumps(measure(a.quick, a.repeat)))
+        print(json.dumps(measure(a.quick, a.repeat, a.child)))
         return
     here = Path(__file__).resolve().parent.parent
-    results = {}
     roots = [("after", here)] + ([("before", Path(a.before).resolve())] if a.before else [])
-    for label, root in roots:
-        env = dict(os.environ, PYTHONPATH=str(root))
-        cmd = [sys.executable, "-c",
-               f"import sys; sys.path.insert(0, {str(root)!r}); "
-               f"sys.argv = ['bench', '--child', '--repeat', '{a.repeat}'"
-               f"{', ' + repr('--quick') if a.quick else ''}]; "
-               f"exec(open({str(Path(__file__).resolve())!r}).read())"]
-        proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
-        if proc.returncode:
-            print(proc.stderr, file=sys.stderr)
-            raise SystemExit(f"{label}: benchmark failed")
-        results[label] = json.loads(proc.stdout.strip().splitlines()[-1])
-        import pnp  # noqa: F401  (only to show which tree ran)
-    for label, r in results.items():
-        print(f"{label} ({r['calibration_pnp']}): calibration loop {CAL_ITERS:,} iterations: {r['calibration_s']:.3f}s "
-              f"at start, {r['calibration_s_end']:.3f}s at end (an idle core: ~0.10s)")
-    names = [k for k in results["after"] if not k.startswith("calibration")]
-    head = f"{'per core (CPU time), per second':52s} {'after':>10s} {'x target':>9s}"
-    if "before" in results:
-        head += f" {'before':>10s} {'speed-up':>9s} {'(per cal. unit)':>16s}"
+    best: dict = {label: {} for label, _ in roots}      # name -> best rate
+    norm: dict = {label: {} for label, _ in roots}      # name -> best rate x calibration s
+    cals: dict = {label: [] for label, _ in roots}
+    where = {}
+    for _ in range(a.rounds):
+        for group in GROUPS:
+            for label, root in roots:                   # after / before back to back
+                cmd = [sys.executable, "-c",
+                       f"import sys; sys.path.insert(0, {str(root)!r}); "
+                       f"sys.argv = ['bench', '--child', {group!r}, '--repeat', '{a.repeat}'"
+                       f"{', ' + repr('--quick') if a.quick else ''}]; "
+                       f"exec(open({str(Path(__file__).resolve())!r}).read())"]
+                env = dict(os.environ, PYTHONPATH=str(root))
+                proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+                if proc.returncode:
+                    print(proc.stderr, file=sys.stderr)
+                    raise SystemExit(f"{label} {group}: benchmark failed")
+                got = json.loads(proc.stdout.strip().splitlines()[-1])
+                where[label] = got["pnp"]
+                for name, (rate, cal) in got["metrics"].items():
+                    best[label][name] = max(rate, best[label].get(name, 0.0))
+                    norm[label][name] = max(rate * cal, norm[label].get(name, 0.0))
+                    cals[label].append(cal)
+    for label, _ in roots:
+        c = cals[label]
+        print(f"{label} ({where[label]}): calibration loop ({CAL_ITERS:,} iterations) "
+              f"{min(c):.3f}-{max(c):.3f}s over the run (an idle core: ~0.10s)")
+    print(f"best of {a.rounds} alternating rounds x {a.repeat} repeats; 'per cal.' = rate x "
+          f"calibration seconds of the same run, i.e. corrected for the machine's load")
+    head = f"{'per core (CPU time), per second':50s} {'after':>9s} {'x target':>8s}"
+    if a.before:
+        head += f" {'before':>9s} {'speed-up':>8s} {'per cal.':>8s}"
     print(head)
-    for n in names:
-        aft = results["after"][n]
-        t = target_of(n)
-        line = f"{n:52s} {aft:10,.0f} " + (f"{aft / t:8.2f}x" if t else " " * 9)
-        if "before" in results:
-            bef = results["before"][n]
-            ca = results["after"]["calibration_s"]
-            cb = results["before"]["calibration_s"]
-            line += f" {bef:10,.0f} {aft / bef:8.2f}x {(aft * ca) / (bef * cb):15.2f}x"
+    for name in best["after"]:
+        aft = best["after"][name]
+        t = target_of(name)
+        line = f"{name:50s} {aft:9,.0f} " + (f"{aft / t:7.2f}x" if t else " " * 8)
+        if a.before:
+            bef = best["before"][name]
+            line += (f" {bef:9,.0f} {aft / bef:7.2f}x "
+                     f"{norm['after'][name] / norm['before'][name]:7.2f}x")
         print(line)
 
 

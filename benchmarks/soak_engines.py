@@ -28,13 +28,15 @@ def main(argv=None):
     ap.add_argument("--check-every", type=int, default=5)
     ap.add_argument("--max-turns", type=int, default=500)
     ap.add_argument("--game", action="append", choices=GAMES, help="only these games")
+    ap.add_argument("--bot", default="random",
+                    help="random (default) | greedy | a game's bot (zombies-vs-vampires: racer)")
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
-    print(f"soak: {a.games} games per player count, random bots, workers {a.workers}, seed "
+    print(f"soak: {a.games} games per player count, {a.bot} bots, workers {a.workers}, seed "
           f"{a.seed!r}, turn cap {a.max_turns}, invariants every {a.check_every} plies",
           flush=True)
     rows = soak(games=a.games, workers=a.workers, seed=a.seed, names=a.game or GAMES,
-                max_turns=a.max_turns, check_every=a.check_every,
+                max_turns=a.max_turns, check_every=a.check_every, bot=a.bot,
                 progress=lambda r: print(row_text(r), flush=True))
     total = sum(r["games"] for r in rows)
     fin = sum(r["finished"] for r in rows)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.errors import DataError, PnpError, Problem, display_path
+from pnp.i18n import sheet as sheet_text
 from pnp.pack import Card, Deck, Pack, load_pack
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TemplateProblem
@@ -179,8 +180,10 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions) -> Path:
         sheet_cards.append(SheetCard(front=Face(front.key, front.drawing), back=Face(back.key, back.drawing),
                                      trim_w=deck.size_pt[0], trim_h=deck.size_pt[1], label=card.id))
     title = pack.texts[faces.lang].get(pack.name, pack.id)
+    # Sheet text (instructions, page labels, test bar) in the build language, from the string pack
+    # every game shares (pnp/i18n/sheet), drawn through the text layer's fonts (Cyrillic, Arabic).
     write_cards_pdf(target, sheet_cards, paper=options.paper, layout=options.layout, flip=options.flip,
-                    back_offset=options.back_offset_mm, title=f"{title} — cards ({faces.lang})",
+                    back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
                     subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
-                    font=fonts.register("regular"))
+                    instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"))
     return target

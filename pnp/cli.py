@@ -8,6 +8,7 @@ import click
 
 from pnp.check.cli import check
 from pnp.i18n.cli import i18n
+from pnp.i18n.sheet import languages as sheet_languages
 from pnp.engines.cli import replay, simulate
 from pnp.errors import PnpError
 
@@ -91,14 +92,17 @@ def list_games(games):
 @main.command()
 @click.option("--paper", type=click.Choice(build_module.PAPERS), default="a4", show_default=True)
 @click.option("--flip", type=click.Choice(build_module.FLIPS), default="long", show_default=True)
+@click.option("--lang", type=click.Choice(sheet_languages()), default="en", show_default=True,
+              help="Language of the sheet's instructions.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
-def calibrate(paper, flip, out):
+def calibrate(paper, flip, lang, out):
     """Write a two-sided test sheet to measure your printer's duplex drift."""
     from pnp.sheets.pdfwriter import write_calibration_pdf
+    from pnp.text import fonts
 
     out.mkdir(parents=True, exist_ok=True)
-    target = out / f"calibrate-{paper}-{flip}.pdf"
-    write_calibration_pdf(target, paper=paper, flip=flip)
+    target = out / (f"calibrate-{paper}-{flip}.pdf" if lang == "en" else f"calibrate-{lang}-{paper}-{flip}.pdf")
+    write_calibration_pdf(target, paper=paper, flip=flip, lang=lang, font=fonts.register("regular"))
     click.echo(f"wrote {target}")
     click.echo("Print it double-sided at 100%, hold it to the light and read the offset; "
                "then build with --back-offset X,Y")

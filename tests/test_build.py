@@ -158,7 +158,7 @@ def test_list_shows_games_counts_and_languages():
     assert result.exit_code == 0, result.output
     assert "cimiterio" in result.output and "95 cards in all" in result.output
     assert "zombie-run" in result.output and "63 cards in all" in result.output
-    assert "languages: it, en" in result.output
+    assert "languages: it, en, uk, ar, de" in result.output
 
 
 def test_build_refuses_a_deck_that_breaks_its_rules_unless_forced(tmp_path):

@@ -208,44 +208,208 @@ def test_parts_pages_have_the_legend_and_test_bar(zvv):
         assert all(word in text for word in ("Legend", "cut", "fold", "glue", "50 mm"))
 
 
-# ---- player aids, one per player, in the pack's languages
+# ---- every declared language: each (game, lang) is drawn and written once per session
 
-@pytest.mark.parametrize("game,langs,heading", [
-    ("cimiterio", ("it", "en"), "aid.gate.heading"),
-    ("zombie-run", ("uk", "en"), "aid.special.heading"),
-    (ZVV, ("de", "en"), "aid.walls.heading"),
-])
-def test_player_aids(tmp_path, game, langs, heading):
-    pack = load_pack(game)
-    for lang in langs:
+LANGUAGES = {"cimiterio": ("it", "en", "uk", "ar", "de"), "zombie-run": ("uk", "en", "it", "ar", "de"),
+             ZVV: ("de", "en", "it", "uk", "ar")}
+GAME_LANGS = [(game, lang) for game, langs in LANGUAGES.items() for lang in langs]
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """built(game, lang) -> {"board"/"parts": PDF path, "pack": Pack}: plan_components + write_components
+    on A4, cached for the session; asserts the plan has no problems."""
+    cache: dict = {}
+
+    def get(game: str, lang: str) -> dict:
+        if (game, lang) not in cache:
+            pack = load_pack(game)
+            plan = plan_components(pack, lang, "a4")
+            assert not plan.problems, plan.problems
+            files = write_components(plan, tmp_path_factory.mktemp(f"{game}-{lang}"))
+            cache[game, lang] = {"pack": pack, **{f.name.split("-")[-3]: f for f in files}}
+        return cache[game, lang]
+    return get
+
+
+def test_every_game_declares_the_languages_tested():
+    for game, langs in LANGUAGES.items():
+        assert tuple(load_pack(game).languages) == langs
+
+
+def text_boxes(pdf: Path, page: int = 0) -> list[tuple[float, float, float, float]]:
+    """Every glyph (text object) of a page: (x0, x1, top, bottom) in mm from the top-left."""
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        p = document[page]
+        h = p.get_height()
+        boxes = []
+        for obj in p.get_objects(filter=[raw.FPDF_PAGEOBJ_TEXT], max_depth=5):
+            left, bottom, right, top = obj.get_bounds()
+            boxes.append((left / MM, right / MM, (h - top) / MM, (h - bottom) / MM))
+        return boxes
+    finally:
+        document.close()
+
+
+def clusters(boxes, gap: float = 2.5) -> list[tuple[float, float]]:
+    """Glyph boxes of one line grouped into labels: (x0, x1) of runs of glyphs closer than `gap` mm."""
+    spans: list[list[float]] = []
+    for x0, x1, *_ in sorted(boxes):
+        if spans and x0 - spans[-1][1] <= gap:
+            spans[-1][1] = max(spans[-1][1], x1)
+        else:
+            spans.append([x0, x1])
+    return [tuple(span) for span in spans]
+
+
+# ---- player aids, one per player, in every declared language
+
+AID_HEADINGS = {"cimiterio": "aid.gate.heading", "zombie-run": "aid.special.heading", ZVV: "aid.walls.heading"}
+
+
+@pytest.mark.parametrize("game,lang", GAME_LANGS)
+def test_player_aids(built, game, lang):
+    result = built(game, lang)
+    pack = result["pack"]
+    cards, text = 0, ""
+    for _, _, paths, page_text in pages(result["parts"]):
+        cards += sum(1 for r in cut_rects(paths) if near(r[2] - r[0], 88) and near(r[3] - r[1], 118))
+        text += page_text
+    assert cards == pack.players["max"]
+    if lang != "ar":        # Arabic is extracted in visual order: its words are checked on the layout instead
+        words = " ".join(text.split())
+        assert " ".join(pack.texts[lang][AID_HEADINGS[game]].split()) in words
+
+
+@pytest.mark.parametrize("game,lang", GAME_LANGS)
+def test_footer_names_the_document_once(built, game, lang):
+    result = built(game, lang)
+    from pnp.components.core import Context
+    name = Context(result["pack"], lang, "a4").t("components.parts")
+    for _, _, _, text in pages(result["parts"]):
+        if lang == "ar":    # extracted in visual order: count the name's words
+            assert min(text.split().count(word) for word in name.split()) == 1, text[-200:]
+        else:
+            assert text.count(name) == 1, text[-200:]
+
+
+def test_aid_lines_with_a_number_pick_the_plural(tmp_path):
+    import shutil
+    copy = tmp_path / ZVV
+    shutil.copytree(Path(__file__).resolve().parent.parent / "data" / ZVV, copy)
+    aid = copy / "aid.yaml"
+    aid.write_text(aid.read_text().replace(
+        "lines: [ui.aid_move,", "lines: [{key: aid.die.move_n, n: 2}, {key: aid.die.move_n, n: 6},"))
+    from pnp.components.aids import aid_line
+    from pnp.components.core import ComponentError, Context
+    pack = load_pack(copy)
+    uk, ar = Context(pack, "uk", "a4"), Context(pack, "ar", "a4")
+    assert aid_line(uk, {"key": "aid.die.move_n", "n": 2}).endswith("2 кроки.")
+    assert aid_line(uk, {"key": "aid.die.move_n", "n": 6}).endswith("6 кроків.")
+    assert "خطوتين" in aid_line(ar, {"key": "aid.die.move_n", "n": 2})
+    assert aid_line(uk, "aid.turn.roll") == pack.texts["uk"]["aid.turn.roll"]
+    with pytest.raises(ComponentError):
+        aid_line(uk, {"key": "aid.die.move_n", "count": 2})
+    for lang in ("uk", "ar"):
         plan = plan_components(pack, lang, "a4")
         assert not plan.problems
-        files = write_components(plan, tmp_path)
-        parts = next(f for f in files if "-parts-" in f.name)
-        cards, text = 0, ""
-        for _, _, paths, page_text in pages(parts):
-            cards += sum(1 for r in cut_rects(paths) if near(r[2] - r[0], 88) and near(r[3] - r[1], 118))
-            text += page_text
-        assert cards == pack.players["max"]
-        words = " ".join(text.split())
-        assert " ".join(pack.texts[lang][heading].split()) in words
+        write_components(plan, tmp_path / "out")
+    text = " ".join(" ".join(t for _, _, _, t in pages(tmp_path / "out" / f"{ZVV}-parts-uk-a4.pdf")).split())
+    assert "щонайбільше на 6 кроків" in text and "щонайбільше на 2 кроки" in text
+
+
+# ---- Zombies vs Vampires' dice faces never mirror
+
+@pytest.mark.parametrize("lang", LANGUAGES[ZVV])
+def test_die_face_two_star_reads_left_to_right(built, lang):
+    text = " ".join(t for _, _, _, t in pages(built(ZVV, lang)["parts"]))
+    assert "2*" in text
+    if lang == "ar":
+        from pnp.text.layout import layout
+        faces = layout("2*", "bold", 18, 10, 21.6, 6, direction="ltr")
+        assert not faces.runs or [run.text for run in faces.runs[0].runs] == ["2*"]
+
+
+def test_bidi_isolates_are_laid_out_not_a_crash():
+    from pnp.components.svgkit import Sketch
+    from pnp.text.layout import layout
+    line = "\u20662*\u2069: حرّك قطعة واحدة"
+    result = layout(line, "regular", 80, 10, 9, 6, direction="rtl")
+    assert not result.overflow
+    runs = [run for run in result.runs[0].runs if run.text.strip("\u2066\u2069")]
+    assert [r.text.strip("\u2066\u2069") for r in runs][-1] == "2*" and not runs[-1].rtl   # the logical start, at the right
+    for text in ("Hello \u2067عالم\u2069!", "\u2068abc\u2069 حرّك", "\u2069 stray \u2066", "\u2066\u2067x"):
+        for direction in ("auto", "ltr", "rtl"):
+            layout(text, "regular", 40, 10, 9, 6, direction=direction)
+    sketch = Sketch(80, 12, direction="rtl")
+    sketch.text(line, 0, 0, 80, 12, size=9)
+    assert not sketch.issues.all()
 
 
 # ---- Cimiterio
 
-def test_cimiterio_guide_names_every_avenue_and_spot(tmp_path):
-    pack = load_pack("cimiterio")
-    for lang in ("it", "en"):
-        plan = plan_components(pack, lang, "a4")
-        files = write_components(plan, tmp_path)
-        board = next(f for f in files if "-board-" in f.name)
-        [(w, h, paths, text)] = list(pages(board))
-        words = " ".join(text.split())
+@pytest.mark.parametrize("lang", LANGUAGES["cimiterio"])
+def test_cimiterio_guide_names_every_avenue_and_spot(built, lang):
+    result = built("cimiterio", lang)
+    pack = result["pack"]
+    [(w, h, paths, text)] = list(pages(result["board"]))
+    words = " ".join(text.split())
+    for spot in "abcdefgh":
+        assert f"\n{spot}" in text or f"{spot}\r" in text or f" {spot} " in f" {words} "
+    if lang != "ar":
         for avenue in pack.collections["map"]["avenues"]:
             assert pack.texts[lang][avenue["name"]] in words
-        for spot in "abcdefgh":
-            assert f"\n{spot}" in text or f"{spot}\r" in text or f" {spot} " in f" {words} "
         assert pack.texts[lang]["ui.gate"] in words
+
+
+def _legend_swatches(pack, paths):
+    from pnp.components.zvv import tint
+    pal = pack.palette
+    colours = {tint(pal["stone"], 0.75), tint(pal["gap"], 0.55), pal["rot"], pal["spot"], pal["stop"],
+               tint(pal["iron"], 0.15), pal["stone_2"]}
+    found = [p for p in paths if p.filled and p.fill in colours and 3.5 < p.w < 5.2 and 3.5 < p.h < 7.5]
+    lowest = min(p.y0 for p in found)           # the legend's two rows, under the map (PDF y runs up)
+    return [p for p in found if p.y0 < lowest + 12]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES["cimiterio"])
+def test_cimiterio_legend_swatch_sits_beside_its_own_words(built, lang):
+    """Each legend entry is a unit: its swatch on the side its words start (right in Arabic), next
+    to them; the entries run from that side."""
+    result = built("cimiterio", lang)
+    [(w, h, paths, _)] = list(pages(result["board"]))
+    swatches = _legend_swatches(result["pack"], paths)
+    assert len(swatches) == 7
+    glyphs = text_boxes(result["board"])
+    rtl = lang == "ar"
+    rows = {}
+    for sw in swatches:
+        top, bottom = h - sw.y1, h - sw.y0
+        line = [g for g in glyphs if g[2] < bottom and g[3] > top and g[3] - g[2] < 5]
+        labels = clusters(line)
+        own = [l for l in labels if (l[1] <= sw.x0 + 0.1 if rtl else l[0] >= sw.x1 - 0.1)]
+        assert own, (lang, sw.fill)
+        nearest = max(own, key=lambda l: l[1]) if rtl else min(own, key=lambda l: l[0])
+        gap = sw.x0 - nearest[1] if rtl else nearest[0] - sw.x1
+        assert 0 <= gap < 3.0, (lang, sw.fill, gap)                 # the words hug the swatch
+        rows.setdefault(round(top), []).append(sw.x0)
+    first_row = rows[min(rows)]
+    assert (max(first_row) > w / 2) == rtl                            # entries start on the reading side
+
+
+@pytest.mark.parametrize("lang", LANGUAGES["cimiterio"])
+def test_cimiterio_gate_word_is_clear_of_the_bars(built, lang):
+    result = built("cimiterio", lang)
+    [(w, h, paths, _)] = list(pages(result["board"]))
+    bars = [p for p in paths if p.stroked and p.stroke == "#d9d4c4"]
+    assert bars
+    x0, x1 = min(p.x0 for p in bars), max(p.x1 for p in bars)
+    bar_top, bar_bottom = h - max(p.y1 for p in bars), h - min(p.y0 for p in bars)
+    inside = [g for g in text_boxes(result["board"]) if g[0] >= x0 - 3 and g[1] <= x1 + 3
+              and bar_top - 3 <= g[2] <= bar_bottom + 12]
+    assert inside                                                     # the gate's word, under the bars
+    assert all(g[2] >= bar_bottom for g in inside), (lang, inside, bar_bottom)
 
 
 def test_cimiterio_mat_cells_are_card_sized_and_tiles_fit(cimiterio_mat):

@@ -135,6 +135,15 @@ def test_simulate_bots_see_only_observations(monkeypatch):
         simulate("zombie-run", games=1, players=3, seed=1, bot="planner")
 
 
+def test_game_bots_in_simulate():
+    s = simulate("zombies-vs-vampires", games=2, players=2, seed=4, bot="racer").summary()
+    assert s["completed"] == 2 and s["stats"]["home_at_end"]["per_seat"]
+    with pytest.raises(ValueError, match="racer"):
+        simulate("zombies-vs-vampires", games=1, players=2, seed=1, bot="nope")
+    with pytest.raises(ValueError):
+        simulate("cimiterio", games=1, players=2, seed=1, bot="racer")
+
+
 def test_zombie_run_greedy_observation_bot_runs():
     s = simulate("zombie-run", games=10, players=5, seed=2, bot="greedy").summary()
     assert s["completed"] + s["did_not_end"] == 10 and not s["crashed"]
@@ -153,9 +162,11 @@ def test_zvv_direct_legality_equals_the_generated_list(variant):
                 break
             legal = set(st._gen())
             p = st.turn
+            if ply % 2:
+                st.random_move(random.Random(ply).random)   # sets the reach memo (read by push)
             cands = {PASS << 24, PMBUILD << 24}
             for a in st.pos[p]:
-                for b in ch.sample(g.squares, 40):
+                for b in ch.sample(g.squares, 40) + [g.LS + 1, g.LS + 20, 0xFFF]:
                     cands.add(MOVE << 24 | a << 12 | b)
             cands |= {BUILD << 24 | ci << 12 for ci in ch.sample(range(len(g.cands)), 60)}
             cands |= {REMOVE << 24 | ci << 12 for ci in st.walls}
@@ -166,6 +177,20 @@ def test_zvv_direct_legality_equals_the_generated_list(variant):
             m = st.random_move(ch.random)
             assert m in legal
             st.push(m)
+
+
+def test_zvv_bitset_wall_spots_equal_the_candidate_scan():
+    for seed in range(6):
+        st = ZombiesVsVampires(players=2 + seed % 3, seed=seed,
+                               variants=["board11"] if seed == 5 else None)
+        ch = random.Random(seed)
+        for _ in range(250):
+            if st.outcome():
+                break
+            for L in (1, 2, 3):
+                assert st._build_moves(L) == st._build_moves_ref(L)
+            st.push(st.random_move(ch.random))
+        assert st.walls                               # walls were built along the way
 
 
 def test_zvv_random_move_is_the_listed_choice():

@@ -38,9 +38,12 @@ def _text_location(pack: Pack, lang: str, shown: str) -> tuple[Path, int, str] |
     return source.file, source.line(tuple(keys[0].split("."))), keys[0]
 
 
+PAPERS = ("a4", "letter")
+
+
 def render_findings(pack: Pack, languages: list[str] | None = None, missing_text: set | None = None) -> list[Finding]:
     """Render every face in every language; overflow, glyph and template problems as findings."""
-    from pnp.build import render_faces
+    from pnp.build import BuildOptions, render_components, render_faces
 
     out: list[Finding] = []
     missing_text = missing_text or set()
@@ -48,6 +51,16 @@ def render_findings(pack: Pack, languages: list[str] | None = None, missing_text
         prepared, problems = render_faces(pack, lang, drawings=False)
         out.extend(_problem_finding(pack, problem, missing_text) for problem in problems)
         out.extend(_size_findings(pack, prepared))
+        # Boards, parts and aids print text too: draw them on both papers; a problem found on both
+        # is one finding (identical findings are merged when the report is sorted).
+        for paper in PAPERS:
+            _plan, problems = render_components(pack, lang, BuildOptions(paper=paper))
+            for problem in problems:
+                found = _problem_finding(pack, problem, missing_text)
+                if found is not None and found.rule == "template.error":
+                    found = replace(found, rule="component.render",
+                                    hint="shorten the text or fix the component data")
+                out.append(found)
     return _merge([f for f in out if f is not None])
 
 

@@ -117,19 +117,29 @@ def write_components(plan: ComponentPlan, out_dir: Path, png: bool = False) -> l
     out_dir.mkdir(parents=True, exist_ok=True)
     ctx = Context(plan.pack, plan.lang, plan.paper)
     written = []
-    instructions = {"print": ctx.t("components.print"), "test_bar": ctx.t("components.test_bar")}
+    instructions = {"print": ctx.t("components.print"), "test_bar": ctx.t("components.test_bar"),
+                    "label": footer_template(ctx)}
     for document in DOCUMENTS:
         pages = plan.documents.get(document)
         if not pages:
             continue
         target = out_dir / document_name(plan.pack, document, plan.lang, plan.paper)
-        write_parts_pdf(target, pages, paper=plan.paper, title=f"{ctx.title} — {ctx.t('components.' + document) if document != 'mat' else 'mat'}",
+        write_parts_pdf(target, pages, paper=plan.paper, title=f"{ctx.title} — {ctx.t('components.' + document)}",
                         subject=f"pnp print-and-play {document}: {plan.pack.id}", lang=plan.lang,
                         instructions=instructions, font=fonts.register("regular"))
         written.append(target)
         if png:
             written.extend(write_page_previews(target, out_dir / f"png-{plan.lang}" / "components"))
     return written
+
+
+def footer_template(ctx: Context) -> str:
+    """The page footer: "<game> · page {page}/{pages} · {label}". The PDF's title names the
+    document too ("<game> — Parts"), but every page label already starts with the document's name
+    ("Parts", "Board · Tile 1.2", "Layout guide"), so the footer names the game only: the document
+    is said once. (components.page_label's {title}; the other placeholders stay for the writer.)"""
+    game = ctx.title.replace("{", "{{").replace("}", "}}")
+    return ctx.t("components.page_label", title=game, page="{page}", pages="{pages}", label="{label}")
 
 
 def write_page_previews(pdf: Path, folder: Path, dpi: int = 100) -> list[Path]:

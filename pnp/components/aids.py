@@ -1,7 +1,12 @@
 """Player aids: one card per player (players.max), 88 x 118 mm, in the build language.
 
+Right-to-left languages (Arabic) mirror the text side: headings and lines right-aligned, bullets on
+the right, the card number in the bottom-left corner.
+
 The content is data: the pack's aid collection (aid.yaml) names a title and sections, each a heading
-and a list of lines, all text keys. Text is laid out with the project's text layer: one common size,
+and a list of lines, all text keys. A line is a key (`aid.turn.roll`) or, where a number stands next
+to a noun, a key and that number (`{key: aid.die.move_n, n: 4}`): the line is then `t(key, n=4)`,
+the plural form the language's CLDR rules pick for 4. Text is laid out with the project's text layer: one common size,
 the largest that fits the card (from AID_MAX_PT down to AID_MIN_PT); below that it is a build error.
 """
 from __future__ import annotations
@@ -22,19 +27,32 @@ def draw_aids(ctx: Context, spec: dict) -> list[list[Part]]:
     if not isinstance(aid, dict) or "sections" not in aid:
         raise ComponentError("the aid collection needs `title` and `sections` (heading + lines)")
     count = int(spec.get("count", ctx.pack.players.get("max", 1)))
-    sections = [(ctx.t(sec["heading"]), [ctx.t(k) for k in sec.get("lines", [])]) for sec in aid["sections"]]
+    sections = [(ctx.t(sec["heading"]), [aid_line(ctx, line) for line in sec.get("lines", [])])
+                for sec in aid["sections"]]
     title = ctx.t(aid.get("title", "components.aid"))
     cards = [part(_card(ctx, title, sections, n + 1, count), f"aid {n + 1}") for n in range(count)]
     return [cards]
 
 
-def _layout(sections, size: float, width: float):
+def aid_line(ctx: Context, line) -> str:
+    """One aid line: a text key, or {key: <text key>, n: <number>} for a plural text."""
+    if isinstance(line, str):
+        return ctx.t(line)
+    if isinstance(line, dict) and set(line) == {"key", "n"} and isinstance(line["key"], str) \
+            and isinstance(line["n"], (int, float)) and not isinstance(line["n"], bool):
+        return ctx.t(line["key"], n=line["n"])
+    raise ComponentError(f"an aid line is a text key or {{key: <text key>, n: <number>}}, not {line!r}")
+
+
+def _layout(sections, size: float, width: float, direction: str = "auto"):
     """Heights (mm) of each block at `size`: [(kind, text, height)]."""
     blocks = []
     for heading, lines in sections:
-        blocks.append(("heading", heading, text_height(heading, "bold", width, size + 0.5) + size * 0.16))
+        blocks.append(("heading", heading, text_height(heading, "bold", width, size + 0.5, 1.2, direction)
+                       + size * 0.16))
         for line in lines:
-            blocks.append(("line", line, text_height(line, "regular", width - BULLET, size, 1.15) + size * 0.09))
+            blocks.append(("line", line, text_height(line, "regular", width - BULLET, size, 1.15, direction)
+                           + size * 0.09))
         blocks.append(("space", "", size * 0.22))
     return blocks
 
@@ -53,7 +71,7 @@ def _card(ctx: Context, title: str, sections, number: int, count: int):
     room = AID_H - HEAD_H - 2 * PAD - 3
     size = AID_MAX_PT
     while True:
-        blocks = _layout(sections, size, width)
+        blocks = _layout(sections, size, width, ctx.direction)
         if sum(h for _, _, h in blocks) <= room or size - 0.25 < AID_MIN_PT:
             break
         size -= 0.25
@@ -64,12 +82,12 @@ def _card(ctx: Context, title: str, sections, number: int, count: int):
         if kind == "heading":
             s.text(text, PAD, y, width, h, font="bold", size=size + 0.5, min_size=size + 0.5, align="start",
                    valign="top", fill=night, what="aid heading")
-        elif kind == "line":
-            s.circle(PAD + 0.8, y + size * 0.353 * 0.62, 0.55, fill=ink)
-            s.text(text, PAD + BULLET, y, width - BULLET, h, size=size, min_size=size, align="start",
-                   valign="top", fill=ink, line_height=1.15, what="aid text")
+        elif kind == "line":       # the bullet on the side the line starts: the right in Arabic
+            s.circle(ctx.mx(PAD, 1.6, AID_W) + 0.8, y + size * 0.353 * 0.62, 0.55, fill=ink)
+            s.text(text, ctx.mx(PAD + BULLET, width - BULLET, AID_W), y, width - BULLET, h, size=size, min_size=size,
+                   align="start", valign="top", fill=ink, line_height=1.15, what="aid text")
         y += h
-    s.text(f"{number}/{count}", AID_W - 14, AID_H - 5, 12, 4, size=5.5, min_size=4, align="end",
-           fill=st.SOFT_INK, what="aid number")
+    s.text(f"{number}/{count}", ctx.mx(AID_W - 14, 12, AID_W), AID_H - 5, 12, 4, size=5.5, min_size=4,
+           align="left" if ctx.rtl else "right", fill=st.SOFT_INK, what="aid number", direction="ltr")
     s.cut_rect(0, 0, AID_W, AID_H)
     return s

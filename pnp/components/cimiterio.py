@@ -19,6 +19,7 @@ from pnp.components.zvv import tint
 from pnp.sheets.parts import PartsPage, Placement, content_area
 
 GAPS = set(".Pabcdefgh")
+PILE = 2            # zombies in each starting pile (C2); the pile's text is a plural text, t(..., n=PILE)
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,10 @@ def avenue_of(cemetery: dict) -> tuple[dict, dict]:
     return rows, cols
 
 
-def draw_cemetery(ctx: Context, cemetery: dict, lay: Layout, s: Sketch, ox: float, oy: float, guide: bool) -> None:
-    """The cemetery at the layout's scale, its top-left at (ox, oy) of the sketch."""
+def draw_cemetery(ctx: Context, cemetery: dict, lay: Layout, s: Sketch, ox: float, oy: float, guide: bool,
+                  under=None) -> None:
+    """The cemetery at the layout's scale, its top-left at (ox, oy) of the sketch. `under()`, if
+    given, draws between the lanes and the cells (guide lines that must not cross a label)."""
     pal = ctx.pack.palette
     ink, soft = pal.get("ink", "#000"), pal.get("ink_soft", "#555")
     k = lay.card[0] / 63.0            # 1 at full size
@@ -92,6 +95,8 @@ def draw_cemetery(ctx: Context, cemetery: dict, lay: Layout, s: Sketch, ox: floa
             if ch in GAPS:
                 x, y, w, h = lay.cell(r, c)
                 s.rect(ox + x, oy + y, w, h, fill=gap_fill)
+    if under is not None:
+        under()
     cw, chh = lay.card
     for r, line in enumerate(lay.rows):
         for c, ch in enumerate(line):
@@ -104,7 +109,7 @@ def draw_cemetery(ctx: Context, cemetery: dict, lay: Layout, s: Sketch, ox: floa
                 s.rect(card_x, card_y, cw, chh, fill=tint(pal.get("stone", "#aaa"), 0.75), stroke=pal.get("stone_2", "#666"),
                        width=0.6 * k if not guide else 0.25, rx=3 * k)
                 s.text(str(n), card_x, card_y + chh * 0.1, cw, chh * 0.3, font="bold", size=28 * k if not guide else 8,
-                       min_size=4, fill=pal.get("stone_2", "#666"), what="tomb number")
+                       min_size=4, fill=pal.get("stone_2", "#666"), what="tomb number", direction="ltr")
                 if not guide:
                     s.text(ctx.t("ui.tomb"), card_x, card_y + chh * 0.55, cw, 10, size=12, min_size=6,
                            fill=pal.get("stone_2", "#666"), what="tomb")
@@ -112,21 +117,23 @@ def draw_cemetery(ctx: Context, cemetery: dict, lay: Layout, s: Sketch, ox: floa
                 s.rect(card_x, card_y, cw, chh, fill=pal.get("stone_2", "#666"), stroke=ink, width=0.6 * k if not guide else 0.25,
                        rx=3 * k)
                 _bell(s, cx, cy - chh * 0.12, cw * 0.45, pal.get("gold", "#c9a24a"), ink)
-                s.text(ctx.t("components.cimiterio.bell"), card_x + 1, card_y + chh * 0.62, cw - 2, chh * 0.3,
-                       font="bold", size=12 if not guide else 5.5, min_size=3.5, fill="#ffffff", what="bell tower")
+                # the guide's card is ~11 mm wide on Letter: the condensed face keeps "Glockenturm" readable
+                s.text(ctx.t("components.cimiterio.bell"), card_x + 0.5, card_y + chh * 0.62, cw - 1, chh * 0.3,
+                       font="bold" if not guide else "condensed", size=12 if not guide else 5.5, min_size=3.5,
+                       fill="#ffffff", what="bell tower")
             elif ch == "P":
                 for d in (1.5, -1.5):
                     s.rect(cx - cw * 0.22 + d * k, cy - chh * 0.2 + d * k, cw * 0.44, chh * 0.4, fill=pal.get("rot", "#8fa27c"),
                            stroke=ink, width=0.4 * k if not guide else 0.2, rx=1.5 * k)
-                s.text("2", cx - cw * 0.22, cy - chh * 0.2, cw * 0.44, chh * 0.4, font="bold",
-                       size=30 * k if not guide else 8, min_size=4, fill=ink, what="pile")
+                s.text(str(PILE), cx - cw * 0.22, cy - chh * 0.2, cw * 0.44, chh * 0.4, font="bold",
+                       size=30 * k if not guide else 8, min_size=4, fill=ink, what="pile", direction="ltr")
                 if not guide:
-                    s.text(ctx.t("components.cimiterio.pile"), card_x, cy + chh * 0.25, cw, 14, size=11, min_size=6,
-                           fill=ink, what="pile")
+                    s.text(ctx.t("components.cimiterio.pile", n=PILE), card_x, cy + chh * 0.25, cw, 14, size=11,
+                           min_size=6, fill=ink, what="pile")
             elif ch in "abcdefgh":
                 s.circle(cx, cy, min(cw, chh) * 0.36, fill=pal.get("spot", "#7cc8ea"), stroke=ink, width=0.5 * k if not guide else 0.2)
                 s.text(ch, cx - cw * 0.3, cy - cw * 0.3, cw * 0.6, cw * 0.6, font="bold", size=60 * k if not guide else 10,
-                       min_size=5, fill=ink, what="spot")
+                       min_size=5, fill=ink, what="spot", direction="ltr")
             elif ch == "o":
                 rr = min(w, h) * 0.38
                 s.circle(cx, cy, rr, fill=pal.get("stop", "#c63b2f"), stroke=ink, width=0.5 * k if not guide else 0.2)
@@ -134,10 +141,15 @@ def draw_cemetery(ctx: Context, cemetery: dict, lay: Layout, s: Sketch, ox: floa
             elif ch == "G":
                 s.rect(card_x, card_y, cw, chh, fill=tint(pal.get("iron", "#2b2a2e"), 0.15), stroke=ink,
                        width=0.8 * k if not guide else 0.3, rx=3 * k)
+                # the railings in the upper part, the word on the plain lower part: never over the bars
+                bar = "#d9d4c4"
+                top, bottom = card_y + chh * 0.1, card_y + chh * 0.58
                 for i in range(1, 6):
                     bx = card_x + cw * i / 6
-                    s.line(bx, card_y + chh * 0.15, bx, card_y + chh * 0.85, stroke="#d9d4c4", width=1.2 * k if not guide else 0.3)
-                s.text(ctx.t("ui.gate"), card_x, card_y + chh * 0.38, cw, chh * 0.24, font="bold",
+                    s.line(bx, top, bx, bottom, stroke=bar, width=1.2 * k if not guide else 0.3)
+                for ry in (top + chh * 0.06, bottom - chh * 0.06):
+                    s.line(card_x + cw / 6, ry, card_x + cw * 5 / 6, ry, stroke=bar, width=0.9 * k if not guide else 0.25)
+                s.text(ctx.t("ui.gate"), card_x + cw * 0.06, card_y + chh * 0.64, cw * 0.88, chh * 0.28, font="bold",
                        size=20 * k if not guide else 6.5, min_size=4, fill="#ffffff", what="gate")
             if not guide and ch == ".":
                 if r % 2 == 1 and c % 2 == 0 and r in row_av:
@@ -171,19 +183,30 @@ def guide_pages(ctx: Context, spec: dict) -> list[PartsPage]:
            min_size=7, what="guide title")
     ox = left + (aw - left - lay.width) / 2
     oy = title_h + top
-    draw_cemetery(ctx, cemetery, lay, s, ox, oy, guide=True)
     row_av, col_av = avenue_of(cemetery)
     soft = ctx.palette("ink_soft", "#555")
+
+    def guide_lines():   # under the cells: tombs, spots, piles, stops and the gate stay readable
+        for r in row_av:
+            x, y, w, h = lay.cell(r, 0)
+            s.line(ox - 1, oy + y + h / 2, ox + lay.width, oy + y + h / 2, stroke=soft, width=0.12, dash=(0.6, 0.8))
+        for c in col_av:
+            x, y, w, h = lay.cell(0, c)
+            # down the map, stopping short of the gate card: its word stays clear of every line
+            end = min([y + (h - lay.card[1]) / 2 for r, row in enumerate(lay.rows) if row[c] == "G"
+                       for _, y, _, h in [lay.cell(r, c)]], default=lay.height)
+            s.line(ox + x + w / 2, oy - 1, ox + x + w / 2, oy + end, stroke=soft, width=0.12, dash=(0.6, 0.8))
+    draw_cemetery(ctx, cemetery, lay, s, ox, oy, guide=True, under=guide_lines)
     for r, avenue in row_av.items():
         x, y, w, h = lay.cell(r, 0)
-        s.text(ctx.t(avenue["name"]), ox - left, oy + y, left - 1, h, font="condensed", size=7, min_size=4.5,
-               align="end", fill=soft, what="avenue")
-        s.line(ox - 1, oy + y + h / 2, ox + lay.width, oy + y + h / 2, stroke=soft, width=0.12, dash=(0.6, 0.8))
+        # avenue names label the map's rows and columns, which never mirror: they hug the map
+        # (physical right / bottom) in every language
+        s.text(ctx.t(avenue["name"]), ox - left, oy + y, left - 2, h, font="condensed", size=7, min_size=4.5,
+               align="right", fill=soft, what="avenue")
     for c, avenue in col_av.items():
         x, y, w, h = lay.cell(0, c)
-        s.text(ctx.t(avenue["name"]), ox + x, oy - top, w, top - 1, font="condensed", size=7, min_size=4.5,
-               align="start", rotate=-90, fill=soft, what="avenue")
-        s.line(ox + x + w / 2, oy - 1, ox + x + w / 2, oy + lay.height, stroke=soft, width=0.12, dash=(0.6, 0.8))
+        s.text(ctx.t(avenue["name"]), ox + x, oy - top, w, top - 2, font="condensed", size=7, min_size=4.5,
+               align="left", rotate=-90, fill=soft, what="avenue")
     draw_cemetery_legend(ctx, s, 0, oy + lay.height + 3, aw, legend_h - 3)
     return [PartsPage((Placement(sketch_face(s), ax, ay),), ctx.t("components.cimiterio.guide"))]
 
@@ -198,24 +221,30 @@ def draw_cemetery_legend(ctx: Context, s: Sketch, x: float, y: float, w: float, 
     per_row = 4
     cell_w, cell_h = w / per_row, h / 2
     for i, (ch, key) in enumerate(items):
-        cx, cy = x + (i % per_row) * cell_w, y + (i // per_row) * cell_h
+        # right-to-left: items run from the right, each sample on the right of its words
+        cell_x = x + (w - (i % per_row + 1) * cell_w if ctx.rtl else (i % per_row) * cell_w)
+        cy = y + (i // per_row) * cell_h
+
+        def at(dx: float, dw: float = 0.0) -> float:     # a local x (from the cell's start side)
+            return cell_x + (cell_w - dx - dw if ctx.rtl else dx)
         sw = 6.0
+        bw = sw * 0.7
         if ch == "T":
-            s.rect(cx, cy + 1, sw * 0.7, cell_h - 2, fill=tint(pal.get("stone", "#aaa"), 0.75), stroke=pal.get("stone_2", "#666"), width=0.25)
+            s.rect(at(0, bw), cy + 1, bw, cell_h - 2, fill=tint(pal.get("stone", "#aaa"), 0.75), stroke=pal.get("stone_2", "#666"), width=0.25)
         elif ch == ".":
-            s.rect(cx, cy + 1, sw * 0.7, cell_h - 2, fill=tint(pal.get("gap", "#e3c766"), 0.55))
+            s.rect(at(0, bw), cy + 1, bw, cell_h - 2, fill=tint(pal.get("gap", "#e3c766"), 0.55))
         elif ch == "P":
-            s.rect(cx, cy + 1, sw * 0.7, cell_h - 2, fill=pal.get("rot", "#8fa27c"), stroke=ink, width=0.2)
+            s.rect(at(0, bw), cy + 1, bw, cell_h - 2, fill=pal.get("rot", "#8fa27c"), stroke=ink, width=0.2)
         elif ch == "a":
-            s.circle(cx + 2.2, cy + cell_h / 2, 2.2, fill=pal.get("spot", "#7cc8ea"), stroke=ink, width=0.2)
+            s.circle(at(2.2), cy + cell_h / 2, 2.2, fill=pal.get("spot", "#7cc8ea"), stroke=ink, width=0.2)
         elif ch == "o":
-            s.circle(cx + 2.2, cy + cell_h / 2, 2.2, fill=pal.get("stop", "#c63b2f"), stroke=ink, width=0.2)
+            s.circle(at(2.2), cy + cell_h / 2, 2.2, fill=pal.get("stop", "#c63b2f"), stroke=ink, width=0.2)
         elif ch == "G":
-            s.rect(cx, cy + 1, sw * 0.7, cell_h - 2, fill=tint(pal.get("iron", "#2b2a2e"), 0.15), stroke=ink, width=0.2)
+            s.rect(at(0, bw), cy + 1, bw, cell_h - 2, fill=tint(pal.get("iron", "#2b2a2e"), 0.15), stroke=ink, width=0.2)
         elif ch == "B":
-            s.rect(cx, cy + 1, sw * 0.7, cell_h - 2, fill=pal.get("stone_2", "#666"), stroke=ink, width=0.2)
-        s.text(ctx.t(key), cx + sw, cy, cell_w - sw - 1, cell_h, size=6.5, min_size=4.2, align="start", fill=ink,
-               what="legend")
+            s.rect(at(0, bw), cy + 1, bw, cell_h - 2, fill=pal.get("stone_2", "#666"), stroke=ink, width=0.2)
+        s.text(ctx.t(key), at(sw, cell_w - sw - 1), cy, cell_w - sw - 1, cell_h, size=6.5, min_size=4.2, align="start",
+               fill=ink, what="legend")
 
 
 # ---- the full-size mat

@@ -6,29 +6,15 @@ from typing import Any
 
 from pnp.components import style as st
 from pnp.components.svgkit import Sketch, TextIssues, sketch_face
+from pnp.i18n import sheet as sheet_text
+from pnp.i18n.lookup import TextLookupError, translate
 from pnp.pack import Pack
 from pnp.sheets.parts import PartsPage, Placement, Tile, content_area, plan_tiles
 from pnp.units import to_pt
 
-# English defaults for the sheet words of components; a pack overrides any of them with the same
-# key in text/<lang>.yaml (the shipped packs translate all of them).
-DEFAULT_TEXT = {
-    "components.print": "Print at 100% / Actual size — no scaling; single-sided",
-    "components.test_bar": "50 mm",
-    "components.page": "page",
-    "components.legend.cut": "cut",
-    "components.legend.fold": "fold",
-    "components.legend.glue": "glue",
-    "components.legend.title": "Legend",
-    "components.tile": "Tile {row}.{col}",
-    "components.tile_of": "row {row} of {rows}, column {col} of {cols}",
-    "components.assembly": "Assembly map",
-    "components.assembly_help": ("Cut each tile on its solid line. Lay every tile over the hatched glue band of its "
-                                 "neighbour to the left and above, so the round cross marks and the picture line up; glue."),
-    "components.board": "Board",
-    "components.parts": "Parts",
-    "components.aid": "Player aid",
-}
+# The sheet words of components (instruction line, legend, tiles, assembly map, document names)
+# come from the string pack every game shares, pnp/i18n/sheet/<lang>.yaml (`components.*` keys);
+# a pack overrides any of them with the same key in its text/<lang>.yaml.
 
 
 class ComponentError(Exception):
@@ -43,16 +29,44 @@ class Context:
     issues: TextIssues = field(default_factory=TextIssues)
     missing_keys: list[str] = field(default_factory=list)
 
-    def t(self, key: str, **fmt) -> str:
+    def t(self, key: str, n=None, **values) -> str:
+        """The text of `key` in the build language: the pack's own text, else the shared sheet
+        string pack's (pnp.i18n.sheet); the plural form for `n` (pass n wherever a number stands
+        next to a noun: "{n} tiles"), placeholders filled. An unknown key is reported (the build
+        fails) and prints as the key."""
         texts = self.pack.texts[self.lang]
-        if key in texts:
-            value = texts[key]
-        elif key in DEFAULT_TEXT:
-            value = DEFAULT_TEXT[key]
+        shared_lang = self.lang if sheet_text.has_language(self.lang) else sheet_text.SOURCE
+        # the pack's own text wins; a text the loader only borrowed from the fallback language
+        # (a missing translation, not --strict) loses to a real translation in the shared pack
+        borrowed = key not in (self.pack.text_locations or {}).get(self.lang, {}) and shared_lang == self.lang
+        if key in texts and not (borrowed and key in sheet_text.table(shared_lang)):
+            table, lang = texts, self.lang
         else:
-            self.missing_keys.append(key)
-            value = key
-        return value.format(**fmt) if fmt else value
+            lang = shared_lang
+            table = sheet_text.table(lang)
+            if key not in table:
+                self.missing_keys.append(key)
+                return key
+        try:
+            return translate(table, lang, key, n, **values)
+        except TextLookupError as error:
+            self.issues.missing.append(str(error))
+            return str(table[key])
+
+    @property
+    def rtl(self) -> bool:
+        """Right-to-left build language (Arabic): mirror text sides, legend order and label sides;
+        never board coordinates, dice faces, digits, art or cut/fold marks."""
+        return sheet_text.is_rtl(self.lang)
+
+    @property
+    def direction(self) -> str:
+        return "rtl" if self.rtl else "ltr"
+
+    def mx(self, x: float, w: float, width: float) -> float:
+        """The left edge of a box (x, w) inside a `width`-wide drawing, mirrored in right-to-left
+        languages: where a box drawn at x in left-to-right goes."""
+        return width - x - w if self.rtl else x
 
     @property
     def title(self) -> str:
@@ -62,7 +76,7 @@ class Context:
         return self.pack.palette.get(name, default)
 
     def sketch(self, w: float, h: float) -> Sketch:
-        return Sketch(w, h, self.issues)
+        return Sketch(w, h, self.issues, direction=self.direction)
 
     def collection(self, name: str) -> Any:
         if name not in self.pack.collections:
@@ -94,17 +108,21 @@ def legend(ctx: Context, width: float) -> Part:
     """The cut / fold / glue legend at the head of every parts page."""
     h = 7.0
     s = ctx.sketch(width, h)
-    s.text(ctx.t("components.legend.title") + ":", 0, 0, 22, h, font="bold", size=8, min_size=5, align="start",
-           what="legend")
+    mx = ctx.mx       # right-to-left: title at the right, items leftwards, each sample right of its word
+
+    s.text(ctx.t("components.legend.title") + ":", mx(0, 22, width), 0, 22, h, font="bold", size=8, min_size=5,
+           align="start", what="legend")
     x = 24.0
     for kind in ("cut", "fold", "glue"):
+        sx = mx(x, 12, width)
         if kind == "cut":
-            s.line(x, h / 2, x + 12, h / 2, stroke=st.CUT_COLOUR, width=st.CUT_MM)
+            s.line(sx, h / 2, sx + 12, h / 2, stroke=st.CUT_COLOUR, width=st.CUT_MM)
         elif kind == "fold":
-            s.fold_line(x, h / 2, x + 12, h / 2)
+            s.fold_line(sx, h / 2, sx + 12, h / 2)
         else:
-            s.glue_rect(x, 1.2, 12, h - 2.4)
-        s.text(ctx.t(f"components.legend.{kind}"), x + 14, 0, 30, h, size=8, min_size=5, align="start", what="legend")
+            s.glue_rect(sx, 1.2, 12, h - 2.4)
+        s.text(ctx.t(f"components.legend.{kind}"), mx(x + 14, 30, width), 0, 30, h, size=8, min_size=5,
+               align="start", what="legend")
         x += 50
     return part(s)
 
@@ -163,7 +181,7 @@ def tiled_pages(ctx: Context, face: Any, width: float, height: float, name: str)
         overlay.cut_rect(0, 0, tile.w, tile.h)
         tag = f"{tile.row + 1}.{tile.col + 1}"
         overlay.rect(1.5, 1.5, 13, 7, fill="#ffffff", stroke=st.INK, width=0.2, fill_opacity="0.85")
-        overlay.text(tag, 1.5, 1.5, 13, 7, font="bold", size=11, min_size=6, what="tile label")
+        overlay.text(tag, 1.5, 1.5, 13, 7, font="bold", size=11, min_size=6, what="tile label", direction="ltr")
         label = ctx.t("components.tile", row=tile.row + 1, col=tile.col + 1) + " (" + ctx.t(
             "components.tile_of", row=tile.row + 1, rows=plan.rows, col=tile.col + 1, cols=plan.cols) + ")"
         pages.append(PartsPage((Placement(face, px - tile.x, py - tile.y, clip=(px, py, tile.w, tile.h)),
@@ -196,8 +214,8 @@ def assembly_page(ctx: Context, face: Any, width: float, height: float, plan, na
     dw, dh = width * scale, height * scale
     ox, oy = ax + (aw - dw) / 2, ay + head
     top = ctx.sketch(aw, head)
-    top.text(f"{ctx.title} — {name}: {ctx.t('components.assembly')}", 0, 0, aw, 8, font="bold", size=12,
-             min_size=7, what="assembly title")
+    top.text(f"{ctx.title} — {name}: {ctx.t('components.assembly')} ({ctx.t('components.tiles', n=len(plan.tiles))})",
+             0, 0, aw, 8, font="bold", size=12, min_size=7, what="assembly title")
     top.text(ctx.t("components.assembly_help"), 0, 8, aw, head - 9, size=8, min_size=5.5, what="assembly help")
     over = ctx.sketch(dw, dh)
     for tile in plan.tiles:
@@ -207,6 +225,6 @@ def assembly_page(ctx: Context, face: Any, width: float, height: float, plan, na
         x, y, w, h = (v * scale for v in (tile.x, tile.y, tile.w, tile.h))
         over.rect(x + w / 2 - 8, y + h / 2 - 5, 16, 10, fill="#ffffff", stroke="#c0392b", width=0.4, fill_opacity="0.9")
         over.text(f"{tile.row + 1}.{tile.col + 1}", x + w / 2 - 8, y + h / 2 - 5, 16, 10, font="bold", size=13,
-                  min_size=6, fill="#c0392b", what="assembly label")
+                  min_size=6, fill="#c0392b", what="assembly label", direction="ltr")
     return PartsPage((Placement(sketch_face(top), ax, ay), Placement(face, ox, oy, scale=scale),
                       Placement(sketch_face(over), ox, oy)), f"{name} · {ctx.t('components.assembly')}")

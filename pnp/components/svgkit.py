@@ -3,7 +3,13 @@
 Every drawing is an `svgwrite.Drawing` whose user unit is the millimetre ((0, 0) top-left).
 Text is never placed blind: `Sketch.text()` lays it out with the project's text layer
 (`pnp.text.layout.layout`, real font metrics, wrap and shrink-to-fit) and records text that does not
-fit or has characters the font lacks, so the build can report it before writing anything.
+fit or has characters the font lacks, so the build can report it before writing anything. The
+laid-out text becomes SVG through the same function as card templates' `textbox()`
+(`pnp.render.textbox.text_elements`): Latin and Cyrillic lines are plain `<text>` elements, Arabic
+and other right-to-left lines one `<text direction=.. unicode-bidi="bidi-override">` per shaped run,
+which the SVG compiler draws as HarfBuzz glyphs. A sketch has a base `direction` (the build
+language's, from `Context.sketch`); `align="start"`/`"end"` are logical (start is the right side in
+a right-to-left language), `"left"`/`"right"` physical.
 `to_face()` turns the SVG into something the PDF writer can draw: the one place where the SVG
 converter is chosen.
 """
@@ -12,14 +18,16 @@ from __future__ import annotations
 import io
 import math
 import re
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Iterable
 
 import svgwrite
 
 from pnp.components import style as st
+from pnp.render.textbox import ANCHORS, text_elements
 from pnp.text import fonts
-from pnp.text.layout import PT_TO_MM, layout, missing_characters
+from pnp.text.layout import DIRECTIONS, layout, missing_characters
 
 CONVERTER = "svgcanvas"   # or "svglib" (slower, used by the card faces today)
 
@@ -36,10 +44,23 @@ class TextIssues:
         return [*self.overflows, *self.missing]
 
 
+class _Markup:
+    """Ready-made SVG markup (text_elements' output) as an element of an svgwrite drawing."""
+
+    def __init__(self, markup: str):
+        self.markup = markup
+
+    def get_xml(self) -> ET.Element:
+        return ET.fromstring(f"<g>{self.markup}</g>")
+
+
 class Sketch:
     """An svgwrite drawing in millimetres, with measured text and the cut/fold/glue style."""
 
-    def __init__(self, width: float, height: float, issues: TextIssues | None = None):
+    def __init__(self, width: float, height: float, issues: TextIssues | None = None, direction: str = "auto"):
+        if direction not in DIRECTIONS:
+            raise ValueError(f"unknown direction {direction!r} (use {', '.join(DIRECTIONS)})")
+        self.direction = direction
         fonts.register_all()
         self.width, self.height = float(width), float(height)
         self.dwg = svgwrite.Drawing(size=(f"{self.width:.4f}mm", f"{self.height:.4f}mm"),
@@ -136,11 +157,16 @@ class Sketch:
     def text(self, text: str, x: float, y: float, w: float, h: float, *, font: str = "regular",
              size: float = 9, min_size: float = 5, align: str = "middle", valign: str = "middle",
              fill: str = st.INK, line_height: float = 1.2, max_lines: int | None = None, rotate: int = 0,
-             parent=None, what: str = "") -> float:
+             parent=None, what: str = "", direction: str | None = None) -> float:
         """Lay `text` out in the box (mm) and draw it; returns the font size used (pt).
 
-        rotate=-90: the text reads bottom-to-top inside the box; 90: top-to-bottom."""
+        rotate=-90: the text reads bottom-to-top inside the box; 90: top-to-bottom.
+        direction: "ltr", "rtl" or "auto"; None takes the sketch's (the build language's). Give
+        "ltr" for what never mirrors (coordinates, numbers)."""
         text = "" if text is None else str(text)
+        direction = self.direction if direction is None else direction
+        if align not in ANCHORS:
+            raise ValueError(f"unknown align {align!r}")
         if rotate:
             if rotate == -90:
                 g = self.group(parent, transform=f"translate({_f(x)},{_f(y + h)}) rotate(-90)")
@@ -150,30 +176,26 @@ class Sketch:
                 raise ValueError("rotate must be 0, 90 or -90")
             return self.text(text, 0, 0, h, w, font=font, size=size, min_size=min_size, align=align,
                              valign=valign, fill=fill, line_height=line_height, max_lines=max_lines,
-                             parent=g, what=what)
-        result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines)
+                             parent=g, what=what, direction=direction)
+        result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
+                        direction)
         label = f"{what}: " if what else ""
         if result.overflow:
             self.issues.overflows.append(f"{label}{text!r} does not fit a {w:.1f}x{h:.1f} mm box even at {min_size:g} pt")
         missing = missing_characters(text, font)
         if missing:
             self.issues.missing.append(f"{label}{text!r}: no glyph for {', '.join(map(repr, missing))} in {font}")
-        anchor = {"start": "start", "left": "start", "middle": "middle", "center": "middle",
-                  "end": "end", "right": "end"}[align]
-        top = {"top": y, "middle": y + (h - result.height_mm) / 2, "bottom": y + h - result.height_mm}[valign]
-        x_anchor = {"start": x, "middle": x + w / 2, "end": x + w}[anchor]
-        size_mm = result.size_pt * PT_TO_MM
-        for index, line in enumerate(result.lines):
-            if line:
-                baseline = top + result.ascent_mm + index * result.line_height_mm
-                self.add(self.dwg.text(line, insert=(_f(x_anchor), _f(baseline)), font_family=fonts.STYLES[font].name,
-                                       font_size=_f(size_mm), text_anchor=anchor, fill=fill), parent)
+        markup = text_elements(result, float(x), float(y), float(w), float(h), font, align, valign, fill)
+        if markup:
+            self.add(_Markup(markup), parent)
         return result.size_pt
 
 
-def text_height(text: str, font: str, w: float, size: float, line_height: float = 1.2) -> float:
+def text_height(text: str, font: str, w: float, size: float, line_height: float = 1.2,
+                direction: str = "auto") -> float:
     """Height (mm) of `text` wrapped to width `w` at `size` pt, without shrinking."""
-    return layout(str(text), font, float(w), 1e6, float(size), float(size), float(line_height)).height_mm
+    return layout(str(text), font, float(w), 1e6, float(size), float(size), float(line_height), None,
+                  direction).height_mm
 
 
 def _f(v: float) -> str:

@@ -1,5 +1,8 @@
 """Zombies vs Vampires: the square board, the 36 pieces, the wall strips and the two dice.
 
+In a right-to-left language (Arabic) the pieces' label moves to the right of its row; the board
+(squares, zones, coordinates A-M / 1-13), the dice nets and faces and the wall strips never mirror.
+
 Everything is measured from data: board.yaml (size, pitch, zones, seats), pieces.yaml (colours and
 colour-blind marks), walls.yaml (sizes, counts), dice.yaml (faces and their text keys).
 """
@@ -84,10 +87,12 @@ def draw_board(ctx: Context, spec: dict) -> tuple[Sketch, float, float]:
     ink = pal.get("ink", "#000")
     for c, letter in enumerate(letters(cols)):
         for y in (0, m + rows * p):
-            s.text(letter, m + c * p, y, p, m, font="bold", size=11, min_size=6, fill=ink, what="coordinate")
+            s.text(letter, m + c * p, y, p, m, font="bold", size=11, min_size=6, fill=ink, what="coordinate",
+                   direction="ltr")
     for r in range(rows):
         for x in (0, m + cols * p):
-            s.text(str(r + 1), x, m + r * p, m, p, font="bold", size=11, min_size=6, fill=ink, what="coordinate")
+            s.text(str(r + 1), x, m + r * p, m, p, font="bold", size=11, min_size=6, fill=ink, what="coordinate",
+                   direction="ltr")
     s.text(ctx.title, m + 3 * p, m + rows * p / 2 - 6, (cols - 6) * p, 12, font="bold", size=20, min_size=8,
            fill=tint(ink, 0.8), what="board title")
     return s, W, H
@@ -105,12 +110,13 @@ def draw_tokens(ctx: Context, spec: dict) -> list[list[Part]]:
     groups = []
     for piece in pieces:
         n = int(piece.get("count", 9))
-        s = ctx.sketch(label_w + n * (d + gap), d + 2)
-        s.text(f"{ctx.t(piece['name'])} — {ctx.t('side.' + piece['side'])}", 0, 0, label_w - 2, d + 2,
-               font="condensed", size=8, min_size=5, align="start", fill=ink, what="piece label")
-        icons.mark(s, piece["mark"], label_w - 5, d * 0.85, 1.6, ink)
+        width = label_w + n * (d + gap)
+        s = ctx.sketch(width, d + 2)        # right-to-left: the label at the right, the pieces to its left
+        s.text(f"{ctx.t(piece['name'])} — {ctx.t('side.' + piece['side'])}", ctx.mx(0, label_w - 2, width), 0,
+               label_w - 2, d + 2, font="condensed", size=8, min_size=5, align="start", fill=ink, what="piece label")
+        icons.mark(s, piece["mark"], ctx.mx(label_w - 5, 0, width), d * 0.85, 1.6, ink)
         for i in range(n):
-            cx, cy = label_w + i * (d + gap) + d / 2, 1 + d / 2
+            cx, cy = ctx.mx(label_w + i * (d + gap) + d / 2, 0, width), 1 + d / 2
             token(s, piece, cx, cy, d / 2, ink)
         groups.append(part(s, f"pieces {piece['id']}"))
     return [groups]
@@ -243,9 +249,11 @@ def die_face(ctx: Context, s: Sketch, die: dict, face: dict, x: float, y: float,
     s.rect(x, y, size, size, fill=night)          # the face: exactly size x size
     label = ctx.t(face["label"])
     cx = x + size / 2
+    # Dice faces never mirror: numbers, "2*" and "±" read left to right in every language; only
+    # the word on the Build face follows the language.
     if "size" in face and "action" not in face:   # wall-size die: the number and a wall that long
         s.text(label, x, y + size * 0.08, size, size * 0.55, font="bold", size=size * 1.2, min_size=6, fill=light,
-               what="die face")
+               what="die face", direction="ltr")
         n = int(face["size"])
         seg = size * 0.22
         total = n * seg
@@ -254,7 +262,7 @@ def die_face(ctx: Context, s: Sketch, die: dict, face: dict, x: float, y: float,
     action = face.get("action")
     if action == "move" or action == "two-star":
         s.text(label, x, y + size * 0.06, size, size * 0.56, font="bold", size=size * 1.2, min_size=6, fill=light,
-               what="die face")
+               what="die face", direction="ltr")
         icons.footsteps(s, cx, y + size * 0.77, size * 0.5, accent)
     elif action == "build":
         icons.wall(s, x + size * 0.2, y + size * 0.16, size * 0.6, size * 0.3, accent, night)
@@ -262,7 +270,7 @@ def die_face(ctx: Context, s: Sketch, die: dict, face: dict, x: float, y: float,
                fill=light, what="die face")
     elif action == "build-or-remove":
         s.text(label, x, y + size * 0.04, size, size * 0.6, font="bold", size=size * 1.3, min_size=6, fill=light,
-               what="die face")
+               what="die face", direction="ltr")
         icons.wall(s, x + size * 0.25, y + size * 0.7, size * 0.5, size * 0.16, accent, night)
     else:
         s.text(label, x, y, size, size, font="bold", size=size, min_size=5, fill=light, what="die face")

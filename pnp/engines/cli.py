@@ -37,7 +37,9 @@ def replay(game, record, keep_going, as_json):
 @click.option("--games", "count", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--players", type=click.IntRange(min=1), default=2, show_default=True)
 @click.option("--seed", default="0", show_default=True, help="Master seed; the same seed gives the same report.")
-@click.option("--bot", default="random", show_default=True, help="random | greedy | planner")
+@click.option("--bot", default="random", show_default=True,
+              help="random | greedy | planner | a game's own bot (zombies-vs-vampires: racer); "
+                   "games with hidden hands (zombie-run): random | greedy from observations")
 @click.option("--variant", "variants", multiple=True, help="A named variant or key=value option (repeatable).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--max-turns", type=click.IntRange(min=1), default=None, help="Flag games longer than this.")
@@ -73,7 +75,8 @@ def simulate(game, count, players, seed, bot, variants, workers, max_turns, as_j
 @click.option("--variant", "variants", multiple=True,
               help="A variant arm: named variants / key=value joined by commas ('default' = "
                    "none). Give two (or more) for an A/B comparison against the first.")
-@click.option("--bot", default="random", show_default=True, help="random | greedy | planner")
+@click.option("--bot", default="random", show_default=True,
+              help="random | greedy | planner | a game's own bot (zombies-vs-vampires: racer)")
 @click.option("--seed", default="0", show_default=True, help="Master seed (same seed, same report).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--max-turns", type=click.IntRange(min=1), default=None,

@@ -145,7 +145,7 @@ def _mpl():
     import matplotlib.pyplot as plt
     from matplotlib.backends.backend_pdf import PdfPages
     matplotlib.rcParams.update({
-        "pdf.fonttype": 42,            # TrueType: text stays extractable and searchable
+        "pdf.fonttype": 3,             # Type 3 subsets: small, fast, text still extractable
         "font.family": "DejaVu Sans",
         "font.size": 9,
         "axes.titlesize": 10,
@@ -164,6 +164,13 @@ def _fmt(x, pct=False):
     if isinstance(x, float):
         return f"{x:.2f}" if abs(x) < 1000 else f"{x:.0f}"
     return str(x)
+
+
+def _colour(j: int, total: int):
+    if total <= len(COLOURS):
+        return COLOURS[j]
+    import matplotlib
+    return matplotlib.colormaps["tab20"](j % 20)
 
 
 def _grid(k: int):
@@ -343,24 +350,27 @@ def _page_figures(fig, res: PlaytestResult) -> str:
                         continue
                     means = [x["mean"] or 0.0 for x in a["per_seat"]]
                     xs = [q - 0.4 + width * (j + 0.5) for q in range(len(means))]
-                    ax.bar(xs, means, width=width, color=COLOURS[j % len(COLOURS)],
+                    ax.bar(xs, means, width=width, color=_colour(j, len(res.players) * k),
                            label=f"{n}p" + (f" {arm_label(res.arms[ai])}" if k > 1 else ""))
                     j += 1
-            ax.set_xlabel("seat")
+            seats = max(res.players)
+            ax.set_xticks(range(seats))
+            ax.set_xticklabels([f"seat {q}" for q in range(seats)], fontsize=7)
             ax.legend(fontsize=6, ncol=2)
         else:
-            names, vals, cols_ = [], [], []
+            width = 0.8 / k
             for ai in range(k):
-                for n in res.players:
-                    a = res.reports[(ai, n)].summary()["stats"].get(key)
-                    names.append(f"{n}p" + (f"\n{arm_label(res.arms[ai])}" if k > 1 else ""))
-                    vals.append((a or {}).get("mean") or 0.0)
-                    cols_.append(COLOURS[ai % len(COLOURS)])
-            ax.bar(range(len(vals)), vals, color=cols_)
-            ax.set_xticks(range(len(vals)))
-            ax.set_xticklabels(names, fontsize=7)
-            for x, v in enumerate(vals):
-                ax.text(x, v, _fmt(v), ha="center", va="bottom", fontsize=7)
+                vals = [(res.reports[(ai, n)].summary()["stats"].get(key) or {}).get("mean") or 0.0
+                        for n in res.players]
+                xs = [i - 0.4 + width * (ai + 0.5) for i in range(len(res.players))]
+                ax.bar(xs, vals, width=width, color=COLOURS[ai % len(COLOURS)],
+                       label=arm_label(res.arms[ai]))
+                for x, v in zip(xs, vals):
+                    ax.text(x, v, _fmt(v), ha="center", va="bottom", fontsize=6)
+            ax.set_xticks(range(len(res.players)))
+            ax.set_xticklabels([f"{n} players" for n in res.players], fontsize=7)
+            if k > 1:
+                ax.legend(fontsize=6)
         label = labels.get(key, "")
         ax.set_title(f"{key.replace('_', ' ')}\n{label}", fontsize=8)
         top = ax.get_ylim()[1]
@@ -383,7 +393,7 @@ def _page_rules(fig, res: PlaytestResult) -> str:
         shares = [s["rules_games"].get(r, 0) / g for r in rule_points]
         never_all &= set(s["never_exercised"])
         xs = [i - 0.4 + width * (j + 0.5) for i in range(len(rule_points))]
-        ax.bar(xs, shares, width=width, color=COLOURS[j % len(COLOURS)],
+        ax.bar(xs, shares, width=width, color=_colour(j, len(groups)),
                label=f"{n}p" + (f" {arm_label(res.arms[ai])}" if len(res.arms) > 1 else ""))
     ax.set_xticks(range(len(rule_points)))
     ax.set_xticklabels(rule_points, rotation=90 if len(rule_points) > 16 else 0)

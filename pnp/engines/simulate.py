@@ -105,10 +105,32 @@ def hidden_information(cls) -> bool:
 
 def bot_names(cls) -> tuple[str, ...]:
     """The bots that may play ``cls``: a game with hidden information only offers its
-    observation bots (they see what their player may see); others offer the generic ones."""
+    observation bots (they see what their player may see); others offer the generic ones and
+    the game's own ``bots`` (e.g. the Zombies vs Vampires racer)."""
     if hidden_information(cls):
         return tuple(getattr(cls, "observation_bots", {}) or {})
-    return BOTS
+    return BOTS + tuple(getattr(cls, "bots", {}) or {})
+
+
+class RandomShim:
+    """``random.Random``-like view (random, choice, sample) of the simulator's seeded ``Rng``,
+    for game bots written against the standard library."""
+
+    def __init__(self, rng: Rng):
+        self.rng = rng
+
+    def random(self) -> float:
+        return self.rng.random()
+
+    def choice(self, seq):
+        return seq[self.rng.randbelow(len(seq))]
+
+    def sample(self, seq, k: int) -> list:
+        pool = list(seq)
+        out = []
+        for _ in range(k):
+            out.append(pool.pop(self.rng.randbelow(len(pool))))
+        return out
 
 
 def get_game_bot(cls, name: str) -> Callable:
@@ -127,6 +149,17 @@ def get_game_bot(cls, name: str) -> Callable:
 
         play.__name__ = f"{name}_observation_bot"
         return play
+    game_bots = getattr(cls, "bots", None) or {}
+    if name in game_bots:
+        fn = game_bots[name]
+
+        def play_full(st, rng, _fn=fn):
+            return _fn(st, RandomShim(rng))
+
+        return play_full
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; known for {cls.name}: "
+                         f"{', '.join(bot_names(cls))}")
     return get_bot(name)
 
 
@@ -225,15 +258,13 @@ def mann_whitney(a: list[float], b: list[float]) -> tuple[float, float, float]:
     return u, z, math.erfc(abs(z) / math.sqrt(2))
 
 
-def aggregate_stats(rows: list[dict], players: int) -> dict:
+def aggregate_stats(rows: list[dict]) -> dict:
     """Combine per-game ``stats()`` mappings: numbers -> mean / total / max / games with a
     non-zero value over the games where defined; per-seat lists -> per-seat means and totals."""
-    out: dict = {}
     keys: list = []
     for r in rows:
         for k in r:
-            if k not in out:
-                out[k] = None
+            if k not in keys:
                 keys.append(k)
     agg = {}
     for k in keys:
@@ -248,9 +279,7 @@ def aggregate_stats(rows: list[dict], players: int) -> dict:
                             "total": sum(xs), "games": len(xs)})
             agg[k] = {"per_seat": per, "games": len(lists)}
             continue
-        xs = [v for v in vals if isinstance(v, (int, float)) and not isinstance(v, bool)
-              or isinstance(v, bool)]
-        xs = [float(v) for v in xs]
+        xs = [float(v) for v in vals if isinstance(v, (int, float))]   # None: undefined
         agg[k] = {"mean": statistics.fmean(xs) if xs else None,
                   "median": statistics.median(xs) if xs else None,
                   "total": sum(xs), "max": max(xs) if xs else None,
@@ -292,6 +321,13 @@ class SimulationReport:
 
     # -- derived
     def summary(self) -> dict:
+        """The report's figures (computed once; a fresh top-level dict each call)."""
+        cached = self.__dict__.get("_summary")
+        if cached is None:
+            cached = self.__dict__["_summary"] = self._summary_now()
+        return dict(cached)
+
+    def _summary_now(self) -> dict:
         res = self.results
         n = len(res)
         crashed = [r for r in res if r["error"]]
@@ -340,8 +376,7 @@ class SimulationReport:
             seat_share[s] = {"wins": wins[s], "share": wins[s] / nf if nf else 0.0,
                              "ci95": [round(lo, 4), round(hi, 4)]}
         never = [r for r in self.rule_points if fired.get(r, 0) == 0]
-        stats = aggregate_stats([r.get("stats") or {} for r in res if not r["error"]],
-                                self.players)
+        stats = aggregate_stats([r.get("stats") or {} for r in res if not r["error"]])
         out = {
             "game": self.game, "games": n, "players": self.players, "seed": self.seed,
             "bot": self.bot, "variants": list(self.variants), "max_turns": self.max_turns,

@@ -548,27 +548,53 @@ class ZombieRun(GameState):
     def random_move(self, rnd) -> int:
         """A uniformly random legal move, by rejection sampling over the candidate set
         {distinct card in hand} x {living seat} + {Z6 move}, which holds every legal move exactly
-        once (falls back to the full list after 8 misses). ``rnd`` is ``random.Random().random``."""
+        once (falls back to the full list after 8 misses). ``rnd`` is ``random.Random().random``.
+        The candidate test is ``_legal_one`` inlined (the same test as the playout kernel)."""
         if self.phase != PH_LIVING:
             ms = self.legal_moves()
             return ms[int(rnd() * len(ms))]
         p = self.turn
+        alive = self.alive
         ts = list(set(self.hands[p]))
-        live = [q for q in range(self.players) if self.alive[q]]
-        n = len(live)
-        u = len(ts) * n + 1
+        live = [q for q in range(self.players) if alive[q]]
+        nl = len(live)
+        u = len(ts) * nl + 1
         S = self.S
-        one = self._legal_one
+        items = self.items
+        zombies = self.zombies
+        roaches = self.roaches
+        PC = self.PC
+        special_used = self.special_used
         for _ in range(8):
             k = int(rnd() * u)
             if k == u - 1:
-                m = (PASS if self.z6_used else DISCARD_HAND) << 16
-            else:
-                t = ts[k // n]
-                q = live[k % n]
-                m = ((PLAY if (t < S) == (q == p) else SPECIAL) << 16) | t << 8 | q
-            if one(m):
-                return m
+                if not self._has_play(p):
+                    return (PASS if self.z6_used else DISCARD_HAND) << 16
+                continue
+            t = ts[k // nl]
+            q = live[k % nl]
+            if t < S:
+                bit = 1 << t
+                if q == p:
+                    if not items[p] & bit:
+                        return 0x10000 | t << 8 | q
+                elif not special_used and not items[q] & bit and (
+                        zombies[q] & bit or PC[items[q]] + 1 < self.win_items):
+                    return 0x20000 | t << 8 | q
+            elif t < 2 * S:
+                bit = 1 << (t - S)
+                if q != p:
+                    if not zombies[q] & bit:
+                        return 0x10000 | t << 8 | q
+                elif not special_used and not zombies[p] & bit and (
+                        items[p] & bit or PC[zombies[p]] + roaches[p] + 1 < self.lose_zombies):
+                    return 0x20000 | t << 8 | q
+            elif q != p:
+                if roaches[q] < self.roach_cap:
+                    return 0x10000 | t << 8 | q
+            elif not special_used and roaches[p] < self.roach_cap and (
+                    PC[zombies[p]] + roaches[p] + 1 < self.lose_zombies):
+                return 0x20000 | t << 8 | q
         ms = self.legal_moves()
         return ms[int(rnd() * len(ms))]
 
@@ -974,19 +1000,64 @@ class ZombieRun(GameState):
         discard = self.discard
         max_turns = self.max_turns
         LIVING = PH_LIVING
+        ZOMBIE = PH_ZOMBIE
         PLAY_ = PLAY << 16
         SPECIAL_ = SPECIAL << 16
-        z3 = z11 = z4 = 0
+        z3 = z11 = z4 = z9 = 0
         tgt = [0] * n
         plies = 0
         while self._outcome is None:
             plies += 1
             if self.phase != LIVING:
-                ms = self.legal_moves()
-                apply(ms[int(rnd() * len(ms))])
-                if self.living != nl:
-                    live = [q for q in range(n) if alive[q]]
-                    nl = len(live)
+                p = self.turn
+                hand = hands[p]
+                if self.phase != ZOMBIE or len(hand) != 1:        # rare: nothing drawn
+                    ms = self.legal_moves()
+                    apply(ms[int(rnd() * len(ms))])
+                    if self.living != nl:
+                        live = [q for q in range(n) if alive[q]]
+                        nl = len(live)
+                    continue
+                # ---- a zombie player's turn (Z9), inline: the drawn card onto a living
+                # player's table (uniform over the legal targets, ascending seats, as
+                # legal_moves lists them), else discarded
+                t = hand[0]
+                if t < S:
+                    bit = 1 << t
+                    ql = [q for q in live if not items[q] & bit]
+                elif t < S2:
+                    bit = 1 << (t - S)
+                    ql = [q for q in live if not zombies[q] & bit]
+                else:
+                    ql = [q for q in live if roaches[q] < rcap]
+                k = int(rnd() * (len(ql) or 1))
+                hand.pop()
+                if ql:
+                    q = ql[k]
+                    z9 += 1
+                    if t >= S:
+                        tgt[q] += 1
+                    self._place(t, q)
+                    if self._outcome is not None:
+                        break
+                    if self.living != nl:
+                        live = [q for q in range(n) if alive[q]]
+                        nl = len(live)
+                else:
+                    self.fire("Z9-discard")
+                    discard.append(t)
+                nxt = p + 1
+                if nxt == n:
+                    nxt = 0
+                self.turn = nxt
+                if deck and self.turns < max_turns and len(deck) + len(discard) > 6:
+                    self.turns += 1
+                    self.special_used = False
+                    self.z6_used = False
+                    self.phase = ZOMBIE if not alive[nxt] else LIVING
+                    hands[nxt].append(deck.pop())                   # Z3 / Z9
+                else:
+                    begin()
                 continue
             p = self.turn
             hand = hands[p]
@@ -1100,15 +1171,18 @@ class ZombieRun(GameState):
             if nxt == n:
                 nxt = 0
             self.turn = nxt
-            if (deck and self.turns < max_turns and alive[nxt]
-                    and len(deck) + len(discard) > 6):
+            if deck and self.turns < max_turns and len(deck) + len(discard) > 6:
                 self.turns += 1
                 self.special_used = False
                 self.z6_used = False
-                hands[nxt].append(deck.pop())                       # Z3
+                if not alive[nxt]:
+                    self.phase = ZOMBIE
+                hands[nxt].append(deck.pop())                       # Z3 / Z9
             else:
                 begin()
         self.ply += plies
+        if z9:
+            rf["Z9"] += z9
         if z3:
             rf["Z3"] += z3
         if z11:

@@ -262,6 +262,18 @@ class Geometry:
                         self.cand_index[(o, r, c, L)] = len(self.cands)
                         self.by_size[L].append(len(self.cands))
                         self.cands.append((o, r, c, L, gm, im))
+        # bit-parallel wall spots: a wall is named by its start square bit x = r*W + c; the
+        # lattice of groove end points uses the same layout (P = N + 1 = W), so a horizontal
+        # wall's interior points are x + W + i and a vertical wall's x + i*W + 1 (0 < i < L)
+        self.start_mask = {}
+        self.start_ci = {}
+        for (o, r, c, L), ci in self.cand_index.items():
+            x = r * W + c
+            self.start_mask[(L, o)] = self.start_mask.get((L, o), 0) | 1 << x
+            self.start_ci.setdefault((L, o), {})[x] = ci
+        self.nbytes_full = (W * (N + 2) + 7) // 8
+        self.POSF = [[tuple(8 * i + k for k in range(8) if b >> k & 1) for b in range(256)]
+                     for i in range(self.nbytes_full)]
         self.build_lists = {L: ([(BUILD << 24 | ci << 12, self.cands[ci][4], self.cands[ci][5])
                                  for ci in self.by_size[L] if self.cands[ci][0] == 0],
                                 [(BUILD << 24 | ci << 12, self.cands[ci][4], self.cands[ci][5])
@@ -404,6 +416,7 @@ class ZombiesVsVampires(GameState):
         self._cache = None
         self._wm = None                 # cached wall masks (see _wall_masks)
         self._lm = None                 # the same for the all-pieces BFS (_lane_reach)
+        self._reach_memo = None         # last all-pieces reach (random_move), keyed by position
 
     def _setup(self) -> None:
         self._init_common()
@@ -714,7 +727,36 @@ class ZombiesVsVampires(GameState):
         """Candidate indices where a wall of ``size`` may be built now (V9, V10)."""
         return [m >> 12 & 0xFFF for m in self._build_moves(size)]
 
+    def _build_spots(self, L: int) -> tuple[int, int]:
+        """(horizontal, vertical) start-square bitsets of the legal spots for a wall of size L
+        (V9: no overlap, no crossing, not inside a zone; the supply is not checked here)."""
+        g = self.geo
+        full = g.full
+        W = g.W
+        F = full & ~self.NB
+        C = full & ~self.VP
+        SH = g.start_mask[(L, 0)] & F
+        G = full & ~self.EB
+        CH = full & ~self.HP
+        SV = g.start_mask[(L, 1)] & G
+        for i in range(1, L):
+            SH &= (F >> i) & (C >> (W + i))
+            SV &= (G >> (i * W)) & (CH >> (i * W + 1))
+        return SH, SV
+
     def _build_moves(self, size: int) -> list[int]:
+        """Every legal wall spot of ``size`` as BUILD moves, in candidate order."""
+        if self.supply[size] <= 0:
+            return []                                                         # V10
+        SH, SV = self._build_spots(size)
+        g = self.geo
+        ch = g.start_ci[(size, 0)]
+        cv = g.start_ci[(size, 1)]
+        B = BUILD << 24
+        return [B | ch[x] << 12 for x in _bits(SH)] + [B | cv[x] << 12 for x in _bits(SV)]
+
+    def _build_moves_ref(self, size: int) -> list[int]:
+        """Reference: every candidate tested one by one (kept for the tests)."""
         if self.supply[size] <= 0:
             return []                                                         # V10
         H, V = self.geo.build_lists[size]
@@ -930,6 +972,13 @@ class ZombiesVsVampires(GameState):
                     return False
                 if self.exact:
                     return b in self._exact_paths(p, a, k)
+                memo = self._reach_memo
+                if (memo is not None and memo[0] == self.occ and memo[3] == p and memo[4] == k
+                        and memo[1] == self.EB and memo[2] == self.NB and f == F_MOVE):
+                    srcs = memo[5]
+                    if a in srcs:
+                        LS = self.geo.LS
+                        return b < LS and bool(memo[6] >> (srcs.index(a) * LS + b) & 1)
                 return bool(self._reach(p, a, k) >> b & 1)
             if kind == BUILD:
                 return f == F_BUILD and b == 0 and self._build_ok(a, self.wsize)
@@ -1472,6 +1521,9 @@ class ZombiesVsVampires(GameState):
                 and self._cache is None and not (self.options["v15"] == "reroll"
                                                  and self.home[self.turn] and not self.rerolled)):
             srcs, reach = self._lane_reach(self.turn, self.steps)
+            # remember the reach of this exact position (keyed by its values, so a stale memo
+            # can never match): push's legality check then reads the piece's lane
+            self._reach_memo = (self.occ, self.EB, self.NB, self.turn, self.steps, srcs, reach)
             total = reach.bit_count()
             idx = int(rnd() * (total or 1))
             if not total:
@@ -1493,6 +1545,33 @@ class ZombiesVsVampires(GameState):
                         if idx < c:
                             return MOVE << 24 | s << 12 | POS[j][byte][idx]
                         idx -= c
+        if ((self.phase == PH_BUILD or (self.phase == PH_ACT and self.face == F_BUILD))
+                and self._cache is None and not (self.phase == PH_ACT
+                                                 and self.options["v15"] == "reroll"
+                                                 and self.home[self.turn] and not self.rerolled)):
+            L = self.wsize
+            if self.supply[L] > 0:
+                SH, SV = self._build_spots(L)
+                nh = SH.bit_count()
+                total = nh + SV.bit_count()
+            else:
+                total = 0
+            idx = int(rnd() * (total or 1))
+            if not total:
+                return PASS << 24                                             # V14
+            g = self.geo
+            if idx < nh:
+                bits, ci = SH, g.start_ci[(L, 0)]
+            else:
+                bits, ci, idx = SV, g.start_ci[(L, 1)], idx - nh
+            PC8 = _POPCOUNT8
+            POSF = g.POSF
+            for j, byte in enumerate(bits.to_bytes(g.nbytes_full, "little")):
+                if byte:
+                    c = PC8[byte]
+                    if idx < c:
+                        return BUILD << 24 | ci[POSF[j][byte][idx]] << 12
+                    idx -= c
         ms = self.legal_moves()
         return ms[int(rnd() * len(ms))]
 
@@ -1606,3 +1685,6 @@ def _best_wall(st, cand, p, leader, costs):
 
 def st_rng_tiebreak(m: int) -> float:
     return (m * 2654435761 % 1000) * 1e-6
+
+
+ZombiesVsVampires.bots = {"racer": greedy_bot}      # simulate / playtest: --bot racer

@@ -6,6 +6,11 @@ crosshair should show through. Held against a light, the back shows the crosshai
 reading (X, Y): the printer moved the back by (-X, -Y), and `--back-offset X,Y` moves it back.
 (Scale numbers grow to the right and upwards as seen looking at the back, the same convention as
 write_cards_pdf's back_offset.)
+
+The instructions are in `lang` (the shared string pack, pnp/i18n/sheet): with a text-layer `font`
+(PnpSans-Regular; `pnp calibrate` uses it) Cyrillic and Arabic are drawn by the text layer, Arabic
+shaped and right-aligned. Targets, scales, digits and the test bar never mirror (the bar and its
+label move to the bottom right in a right-to-left language).
 """
 
 from __future__ import annotations
@@ -15,28 +20,17 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import print_constants as pc
+from pnp.i18n import sheet as sheet_text
 from pnp.sheets.impose import mirror_axis, mirror_rect
-from pnp.sheets.info import draw_test_bar
+from pnp.sheets.info import draw_test_bar, draw_text
 from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, new_canvas, safe_clip
 from pnp.sheets.sprues import paper_size_pt
 from pnp.units import mm
 
-DEFAULT_TEXTS = {
-    "title": "pnp duplex calibration",
-    "front": [
-        "Duplex calibration — front. Print both pages at 100% / Actual size, duplex, flip on {edge} edge.",
-        "Check the 50 mm bar with a ruler. Then hold the sheet against a light, back side facing you.",
-    ],
-    "back": [
-        "Duplex calibration — back. Look at this side against a light: each front crosshair shows through.",
-        "X = value where the crosshair's vertical line crosses the horizontal scale below each target (right is +).",
-        "Y = value where its horizontal line crosses the vertical scale right of the target (up is +).",
-        "Average the five targets and build with --back-offset X,Y (mm), e.g. --back-offset 0.5,-1.",
-    ],
-    "long": "long",
-    "short": "short",
-    "test_bar": "50 mm",
-}
+# The English texts (pnp/i18n/sheet/en.yaml, calibrate.*); `lang` picks the shared string pack's
+# language by default, `texts=` replaces any key. Lines may use {flip} (or the older {edge}): the
+# "long"/"short" text of the flip in use.
+DEFAULT_TEXTS = sheet_text.calibration_texts("en")
 _CROSS_MM = 12.0      # long arms: they still cross the shifted scales with a few mm of drift
 _SCALE_SHIFT_MM = 6.0
 _RING_MM = 2.5
@@ -96,7 +90,10 @@ def write_calibration_pdf(path, paper: str = "a4", flip: str = "long", *, font: 
                           lang: str = "en", texts: dict | None = None) -> list[CalibrationTarget]:
     if flip not in DUPLEX_PREF:
         raise ValueError(f"unknown flip {flip!r}: use 'long' or 'short'")
-    t = {**DEFAULT_TEXTS, **(texts or {})}
+    t = {**DEFAULT_TEXTS, **(sheet_text.calibration_texts(lang) if sheet_text.has_language(lang) else {}),
+         **(texts or {})}
+    direction = sheet_text.direction(lang)
+    rtl = direction == "rtl"
     w, h = paper_size_pt(paper)
     found = targets(paper, flip)
     with atomic_path(path) as tmp:
@@ -114,11 +111,16 @@ def write_calibration_pdf(path, paper: str = "a4", flip: str = "long", *, font: 
                     _scale(canvas, *target.back, target.name, font)
             canvas.setFont(font, _TEXT_PT)
             y = h - mm(12)
-            for line in t[side]:
-                canvas.drawString(mm(12), y, line.format(edge=t[flip]))
+            for line in t[side]:         # right-aligned in a right-to-left language
+                text = line.format(edge=t[flip], flip=t[flip])
+                draw_text(canvas, w - mm(12) if rtl else mm(12), y, text, font, _TEXT_PT, direction,
+                          "end" if rtl else "start")
                 y -= _TEXT_PT * 1.4
-            draw_test_bar(canvas, mm(12), mm(12))
-            canvas.drawString(mm(12) + mm(pc.TEST_BAR_MM) + mm(1.5), mm(12) - _TEXT_PT / 3, t["test_bar"])
+            # the test bar and its label: bottom left, or bottom right with the label before it (rtl)
+            bar_x = w - mm(12) - mm(pc.TEST_BAR_MM) if rtl else mm(12)
+            draw_test_bar(canvas, bar_x, mm(12))
+            draw_text(canvas, bar_x - mm(1.5) if rtl else bar_x + mm(pc.TEST_BAR_MM) + mm(1.5),
+                      mm(12) - _TEXT_PT / 3, t["test_bar"], font, _TEXT_PT, direction, "end" if rtl else "start")
             canvas.restoreState()
             canvas.showPage()
         canvas.save()

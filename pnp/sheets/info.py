@@ -2,6 +2,14 @@
 
 Text shrinks to fit its box (never below SHEET_TEXT_MIN_PT); items that fit nowhere are reported,
 not drawn over marks or into the printer's dead zone.
+
+Text goes through the project's text layer (`pnp.text.layout`) whenever the font is one of its
+fonts (PnpSans-*): Cyrillic is drawn by Noto Sans, Arabic is shaped and ordered and drawn run by
+run in Noto Sans Arabic, like card text. A base-14 font (Helvetica, the default of the low-level
+writers) is used only for text it can draw; anything else switches to the text layer's regular
+style, so translated sheet text never prints as empty boxes. `direction="rtl"` (Arabic builds)
+also mirrors the order of the items along each margin box and puts the test bar's label before
+(left of) the bar; the bar itself, crop marks and card positions never mirror.
 """
 
 from __future__ import annotations
@@ -14,6 +22,8 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp import print_constants as pc
 from pnp.sheets.impose import InfoBox
 from pnp.units import mm
+
+_UNBOUNDED_MM = 1e5
 
 
 @dataclass(frozen=True)
@@ -32,30 +42,119 @@ class Placed:
     size: float        # font size
 
 
-def _depth_needed(size: float, font: str) -> float:
-    ascent, descent = getAscentDescent(font, size)
-    return ascent - descent
+# ---- text through the project's text layer
+
+def text_style(text: str, font: str) -> str | None:
+    """The text layer's style to lay `text` out with (a pnp.text.fonts.STYLES key), or None to draw
+    it with `font` directly (a base-14 font and text it can encode)."""
+    from pnp.text import fonts
+
+    for key, style in fonts.STYLES.items():
+        if style.name == font:
+            return key
+    try:
+        text.encode("cp1252")
+        return None
+    except UnicodeEncodeError:
+        return "regular"
 
 
-def _fit(item: Item, length: float, depth: float, font: str) -> tuple[float, float] | None:
+def _layout(text: str, style: str, size: float, direction: str):
+    from pnp.text import fonts
+    from pnp.text.layout import layout
+
+    fonts.register_all()
+    return layout(text, style, _UNBOUNDED_MM, _UNBOUNDED_MM, float(size), float(size), 1.2, None, direction)
+
+
+def text_width(text: str, font: str, size: float, direction: str = "auto") -> float:
+    """Width in points of one line of sheet text, as `draw_text` draws it."""
+    style = text_style(text, font)
+    if style is None:
+        return stringWidth(text, font, size)
+    from pnp.text.layout import PT_TO_MM
+    result = _layout(text, style, size, direction)
+    return max(result.widths_mm, default=0.0) / PT_TO_MM
+
+
+def text_metrics(text: str, font: str, size: float, direction: str = "auto") -> tuple[float, float]:
+    """Ascent and descent (both positive, points) of one line of sheet text (Arabic reaches further
+    down than Latin)."""
+    style = text_style(text, font)
+    if style is None:
+        ascent, descent = getAscentDescent(font, size)
+        return ascent, -descent
+    from pnp.text.layout import PT_TO_MM
+    result = _layout(text, style, size, direction)
+    return result.ascent_mm / PT_TO_MM, result.descent_mm / PT_TO_MM
+
+
+def _actual_text(text: str) -> str:
+    return "<FEFF%s>" % text.encode("utf-16-be").hex().upper()
+
+
+def draw_text(canvas: Canvas, x: float, baseline: float, text: str, font: str, size: float,
+              direction: str = "auto", anchor: str = "start") -> float:
+    """Draw one line of sheet text with its left edge at x ("start"), its right edge at x ("end")
+    or centred on x ("middle"); returns its width in points. Shaped lines (Arabic, right-to-left)
+    are drawn run by run as HarfBuzz glyphs, each marked with /ActualText so that copying and
+    searching see the characters (see pnp.render.svgcanvas._op_glyphs)."""
+    width = text_width(text, font, size, direction)
+    left = {"start": x, "end": x - width, "middle": x - width / 2}[anchor]
+    style = text_style(text, font)
+    if style is None:
+        canvas.setFont(font, size)
+        canvas.drawString(left, baseline, text)
+        return width
+    from pnp.text import fonts, shaping
+    from pnp.text.layout import PT_TO_MM
+
+    result = _layout(text, style, size, direction)
+    for index, line in enumerate(result.lines[:1]):
+        shaped = result.shaped(index)
+        if shaped is None:
+            canvas.setFont(fonts.STYLES[style].name, size)
+            canvas.drawString(left, baseline, line)
+            continue
+        for run in shaped.runs:
+            if run.blank:
+                continue
+            glyphs = shaping.shape(run.text, run.font, run.rtl)
+            canvas.setFont(run.font, size)
+            canvas.addLiteral("/Span <</ActualText %s>> BDC" % _actual_text(run.text[::-1] if run.rtl else run.text))
+            canvas.drawString(left + run.x_mm / PT_TO_MM, baseline, shaping.shaped_str(glyphs))
+            canvas.addLiteral("EMC")
+    return width
+
+
+def _depth_needed(size: float, font: str, text: str = "", direction: str = "auto") -> float:
+    return sum(text_metrics(text, font, size, direction))
+
+
+def _fit(item: Item, length: float, depth: float, font: str, direction: str = "auto") -> tuple[float, float] | None:
     """(font size, length used) for the item in a free length x depth area, or None."""
     size = pc.SHEET_TEXT_PT
     extra = mm(pc.TEST_BAR_MM) + mm(1.5) if item.kind == "bar" else 0.0
     for _ in range(2):  # shrink for length, then re-check depth
-        width = stringWidth(item.text, font, size)
+        width = text_width(item.text, font, size, direction)
         if extra + width > length:
             size *= (length - extra) / width if length > extra else 0.0
-        if _depth_needed(size, font) > depth:
-            size *= depth / _depth_needed(size, font)
+        if size <= 0:
+            return None
+        needed = _depth_needed(size, font, item.text, direction)
+        if needed > depth:
+            size *= depth / needed
     if size < pc.SHEET_TEXT_MIN_PT:
         return None
     if item.kind == "bar" and depth < mm(pc.TEST_BAR_TICK_MM):
         return None
-    return size, extra + stringWidth(item.text, font, size)
+    return size, extra + text_width(item.text, font, size, direction)
 
 
-def place_items(items: list[Item], boxes: tuple[InfoBox, ...], font: str) -> tuple[list[Placed], list[Item]]:
-    """Greedy: each item goes into the first box (its preferred side first) with room left."""
+def place_items(items: list[Item], boxes: tuple[InfoBox, ...], font: str,
+                direction: str = "auto") -> tuple[list[Placed], list[Item]]:
+    """Greedy: each item goes into the first box (its preferred side first) with room left.
+    direction="rtl": the items of each box run from its far end (mirrored order)."""
     used = {b: 0.0 for b in boxes}
     spacing = mm(pc.SHEET_ITEM_SPACING_MM)
     placed: list[Placed] = []
@@ -64,7 +163,7 @@ def place_items(items: list[Item], boxes: tuple[InfoBox, ...], font: str) -> tup
         order = sorted(boxes, key=lambda b: (b.side != item.prefer, boxes.index(b)))
         for box in order:
             start = used[box] + (spacing if used[box] else 0.0)
-            fit = _fit(item, box.length - start, box.depth, font)
+            fit = _fit(item, box.length - start, box.depth, font, direction)
             if fit:
                 size, length = fit
                 placed.append(Placed(item, box, start, length, size))
@@ -75,12 +174,17 @@ def place_items(items: list[Item], boxes: tuple[InfoBox, ...], font: str) -> tup
     # Centre each box's items as a group along the box.
     centred = []
     for p in placed:
-        centred.append(Placed(p.item, p.box, p.offset + (p.box.length - used[p.box]) / 2, p.length, p.size))
+        offset = p.offset + (p.box.length - used[p.box]) / 2
+        if direction == "rtl" and not p.box.vertical:
+            offset = p.box.length - offset - p.length
+        centred.append(Placed(p.item, p.box, offset, p.length, p.size))
     return centred, missing
 
 
-def draw_placed(canvas: Canvas, placed: list[Placed], font: str) -> list[tuple[float, float, float, float]]:
-    """Draw the placed items; returns the test bars drawn, as page-coordinate segments."""
+def draw_placed(canvas: Canvas, placed: list[Placed], font: str,
+                direction: str = "auto") -> list[tuple[float, float, float, float]]:
+    """Draw the placed items; returns the test bars drawn, as page-coordinate segments.
+    direction="rtl": a bar's label goes before (left of) the bar."""
     bars = []
     for p in placed:
         x0, y0, x1, y1 = p.box.rect
@@ -90,16 +194,21 @@ def draw_placed(canvas: Canvas, placed: list[Placed], font: str) -> list[tuple[f
             canvas.rotate(90)
         else:
             canvas.translate(x0, y0)
-        ascent, descent = getAscentDescent(font, p.size)
-        baseline = (p.box.depth - (ascent - descent)) / 2 - descent
+        ascent, descent = text_metrics(p.item.text, font, p.size, direction)
+        baseline = (p.box.depth - (ascent + descent)) / 2 + descent
         canvas.setFillGray(pc.SHEET_TEXT_GRAY)
         canvas.setFont(font, p.size)
         x = p.offset
         if p.item.kind == "bar":
-            draw_test_bar(canvas, x, p.box.depth / 2)
-            bars.append(_to_page(p.box, x, p.box.depth / 2) + _to_page(p.box, x + mm(pc.TEST_BAR_MM), p.box.depth / 2))
-            x += mm(pc.TEST_BAR_MM) + mm(1.5)
-        canvas.drawString(x, baseline, p.item.text)
+            bar_x = x
+            if direction == "rtl" and not p.box.vertical:    # label, then the bar to its right
+                bar_x = x + p.length - mm(pc.TEST_BAR_MM)
+            draw_test_bar(canvas, bar_x, p.box.depth / 2)
+            bars.append(_to_page(p.box, bar_x, p.box.depth / 2)
+                        + _to_page(p.box, bar_x + mm(pc.TEST_BAR_MM), p.box.depth / 2))
+            if bar_x == x:
+                x += mm(pc.TEST_BAR_MM) + mm(1.5)
+        draw_text(canvas, x, baseline, p.item.text, font, p.size, direction)
         canvas.restoreState()
     return bars
 

@@ -18,16 +18,15 @@ from typing import Any
 
 from pnp import print_constants as pc
 from pnp.components import style as st
+from pnp.i18n import sheet as sheet_text
 from pnp.sheets.impose import InfoBox
 from pnp.sheets.info import Item, draw_placed, place_items
 from pnp.sheets.pdfcommon import atomic_path, clip_rect, new_canvas, safe_clip
 from pnp.units import mm
 
-DEFAULT_INSTRUCTIONS = {
-    "print": "Print at 100% / Actual size — no scaling; single-sided",
-    "test_bar": "50 mm",
-    "label": "{title} · page {page}/{pages} · {label}",
-}
+# The English sheet text of component pages (pnp/i18n/sheet/en.yaml); a `lang` the shared string
+# pack has gives its own by default, and `instructions=` replaces any key.
+DEFAULT_INSTRUCTIONS = sheet_text.parts_instructions("en")
 
 MmRect = tuple[float, float, float, float]   # x, y, w, h in mm from the page's top-left
 
@@ -131,7 +130,10 @@ def write_parts_pdf(path, pages: list[PartsPage], *, paper: str = "a4", title: s
     if not pages:
         raise ValueError("no pages to print")
     texts = dict(DEFAULT_INSTRUCTIONS)
+    if sheet_text.has_language(lang):
+        texts.update(sheet_text.parts_instructions(lang))
     texts.update(instructions or {})
+    direction = sheet_text.direction(lang)
     report = PartsReport()
     with atomic_path(path) as tmp:
         canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang, duplex="Simplex")
@@ -154,7 +156,7 @@ def write_parts_pdf(path, pages: list[PartsPage], *, paper: str = "a4", title: s
                 canvas.restoreState()
             label = texts["label"].format(title=title or "pnp", page=number, pages=len(pages), label=page.label)
             bars = _sheet_text(canvas, paper, page.landscape, texts["print"], texts["test_bar"], label, font,
-                               report.warnings, number)
+                               report.warnings, number, direction)
             canvas.restoreState()
             canvas.showPage()
             report.pages.append(PageInfo(number, page.label, w, h, content_area(paper, page.landscape), bars))
@@ -162,13 +164,13 @@ def write_parts_pdf(path, pages: list[PartsPage], *, paper: str = "a4", title: s
     return report
 
 
-def _sheet_text(canvas, paper, landscape, print_text, bar_text, label, font, warnings, number):
+def _sheet_text(canvas, paper, landscape, print_text, bar_text, label, font, warnings, number, direction="ltr"):
     w, h = paper_size(paper, landscape)
     m, strip = st.PRINTABLE_MARGIN_MM, st.INFO_STRIP_MM
     top = InfoBox((mm(m), mm(h - m - strip), mm(w - m), mm(h - m)), "top", False)
     bottom = InfoBox((mm(m), mm(m), mm(w - m), mm(m + strip)), "bottom", False)
     items = [Item("text", print_text, "top"), Item("bar", bar_text, "bottom"), Item("text", label, "bottom")]
-    placed, missing = place_items(items, (top, bottom), font)
-    bars = draw_placed(canvas, placed, font)
+    placed, missing = place_items(items, (top, bottom), font, direction)
+    bars = draw_placed(canvas, placed, font, direction)
     warnings.extend(f"page {number}: no room for {item.text!r}" for item in missing)
     return tuple(tuple(b) for b in bars)

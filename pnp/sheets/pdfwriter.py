@@ -21,17 +21,11 @@ from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, clip_rect, new_canvas
 from pnp.sheets.sprues import LAYOUTS, Sprue, find_sprue
 from pnp.units import mm, pt_to_mm
 
-DEFAULT_INSTRUCTIONS: dict[str, str] = {
-    "print": "Print at 100% / Actual size — no scaling",
-    "duplex_long": "duplex: flip on long edge",
-    "duplex_short": "duplex: flip on short edge",
-    "gutterfold": "no duplex needed: fold on the dashed line, then cut",
-    "test_bar": "50 mm",
-    "label": "{title} · sheet {sheet}/{sheets} · {side}",
-    "front": "front",
-    "back": "back",
-    "gutterfold_side": "fronts | backs",
-}
+from pnp.i18n import sheet as sheet_text
+
+# The English sheet text (pnp/i18n/sheet/en.yaml); `instructions=` replaces any of these keys, and a
+# `lang` the shared string pack has gives that language's text by default.
+DEFAULT_INSTRUCTIONS: dict[str, str] = sheet_text.card_instructions("en")
 _SIZE_TOLERANCE_PT = 0.5
 
 
@@ -184,8 +178,12 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     as seen looking at the printed back page (read it off the calibration sheet).
     gutterfold: fronts and mirrored backs side by side on one page, a dashed fold line between
     (`flip` and `back_offset` do not apply; the PDF asks for simplex printing).
-    Sheet text uses `font` (a registered ReportLab font name) and `instructions` (keys of
-    DEFAULT_INSTRUCTIONS) so it can be localised.
+    Sheet text is localised: by default it is the shared string pack's text in `lang`
+    (pnp/i18n/sheet/<lang>.yaml, English for a language it lacks); `instructions` (keys of
+    DEFAULT_INSTRUCTIONS) replaces any of it. `font` is a registered ReportLab font name: with a
+    text-layer font (pnp.text.fonts, e.g. PnpSans-Regular) Cyrillic and Arabic are drawn through the
+    text layer (Arabic shaped, right to left, with the margin items mirrored); a base-14 font is only
+    used for text it can draw.
     """
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}: use one of {', '.join(LAYOUTS)}")
@@ -195,7 +193,10 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     unknown = set(instructions or {}) - set(texts)
     if unknown:
         raise ValueError(f"unknown instruction keys {sorted(unknown)}: known are {sorted(texts)}")
+    if sheet_text.has_language(lang):
+        texts.update(sheet_text.card_instructions(lang))
     texts.update(instructions or {})
+    direction = sheet_text.direction(lang)
     if not cards:
         raise ValueError("no cards to print")
     for card in cards:
@@ -224,7 +225,7 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                 label = texts["label"].format(title=title or "pnp", sheet=n, sheets=len(plan), side=side_name)
                 shift = back_shift if side == "back" else (0.0, 0.0)
                 page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, (texts["print"], how, label,
-                                  texts["test_bar"]), font, report.warnings)
+                                  texts["test_bar"], texts["instructions"]), font, report.warnings, direction)
                 report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w, geo.page_h,
                                                *page))
                 canvas.showPage()
@@ -235,7 +236,8 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
 
 
 def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[SheetCard], side: str,
-               shift: tuple[float, float], texts: tuple[str, str, str, str], font: str, warnings: list[str]):
+               shift: tuple[float, float], texts: tuple[str, str, str, str, str], font: str, warnings: list[str],
+               direction: str = "ltr"):
     """One page: faces, crop marks, fold line, sheet text. Returns (placed cards, marks, test bars)."""
     canvas.setPageSize((geo.page_w, geo.page_h))
     faces = [c.back if side == "back" else c.front for c in cards]
@@ -258,13 +260,14 @@ def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[Sh
     if geo.fold:
         _draw_fold(canvas, geo.fold)
 
-    print_text, how, label, bar_text = texts
+    print_text, how, label, bar_text, joined = texts
     bar_and_label = [Item("bar", bar_text, "bottom"), Item("text", label, "bottom")]
-    info, missing = place_items([Item("text", f"{print_text}; {how}", "top")] + bar_and_label, geo.info, font)
+    info, missing = place_items([Item("text", joined.format(print=print_text, how=how), "top")] + bar_and_label,
+                                geo.info, font, direction)
     if missing:  # small margins: the instruction may fit as two pieces
         info, missing = place_items([Item("text", print_text, "top"), Item("text", how, "top")] + bar_and_label,
-                                    geo.info, font)
-    bars = draw_placed(canvas, info, font)
+                                    geo.info, font, direction)
+    bars = draw_placed(canvas, info, font, direction)
     warnings.extend(f"page {canvas.getPageNumber()}: no room for {item.text!r}" for item in missing)
     canvas.restoreState()
     return tuple(placed), marks, tuple(bars)

@@ -6,14 +6,64 @@ resolving levels and reordering them: `reorder(levels)` is rule L2 for one line 
 characters), and mirroring (L4) is done by HarfBuzz when it shapes a right-to-left run.
 (python-bidi's Rust `get_display` would also do L2 and L4, but for a whole paragraph, on
 characters, and without mirroring brackets.)
+
+The pure-Python algorithm predates the isolates of Unicode 6.3 (LRI, RLI, FSI, PDI: U+2066-2069)
+and asserts on them; `embedding_levels` reads them as the embeddings they extend (LRI as LRE, RLI
+as RLE, FSI as whichever of the two its content's first strong character asks for, PDI as PDF).
+The one difference: neutrals next to an isolate see its content, not skip over it, which only
+matters for punctuation at an isolate's edge. Like every explicit control they print nothing.
 """
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 from bidi import algorithm as _uba
 
 STRONG_RTL = frozenset({"R", "AL"})
+LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"
+LRE, RLE, PDF = "\u202a", "\u202b", "\u202c"
+ISOLATES = frozenset({LRI, RLI, FSI, PDI})
+
+
+def _without_isolates(text: str) -> str:
+    """`text` with every isolate control replaced by the embedding control of the same direction
+    (same length, so indices stay put)."""
+    if not ISOLATES.intersection(text):
+        return text
+    out = []
+    for index, char in enumerate(text):
+        if char == LRI:
+            out.append(LRE)
+        elif char == RLI:
+            out.append(RLE)
+        elif char == PDI:
+            out.append(PDF)
+        elif char == FSI:
+            out.append(RLE if _first_strong(text, index + 1) else LRE)
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _first_strong(text: str, start: int) -> int:
+    """P2-P3 for the content of an FSI starting at `start`: 1 if its first strong character
+    (skipping nested isolates, stopping at the matching PDI) is right-to-left, else 0."""
+    depth = 0
+    for char in text[start:]:
+        if char in (LRI, RLI, FSI):
+            depth += 1
+        elif char == PDI:
+            if depth == 0:
+                return 0
+            depth -= 1
+        elif depth == 0:
+            kind = unicodedata.bidirectional(char)
+            if kind in STRONG_RTL:
+                return 1
+            if kind == "L":
+                return 0
+    return 0
 
 
 def base_level(text: str, direction: str = "auto") -> int:
@@ -25,7 +75,7 @@ def base_level(text: str, direction: str = "auto") -> int:
         return 0
     if direction != "auto":
         raise ValueError(f"unknown direction {direction!r} (use auto, ltr or rtl)")
-    return _uba.get_base_level(text)
+    return _first_strong(text, 0) if ISOLATES.intersection(text) else _uba.get_base_level(text)
 
 
 @lru_cache(maxsize=4096)
@@ -33,7 +83,9 @@ def embedding_levels(text: str, base: int) -> tuple[int, ...]:
     """The resolved embedding level of each character of one paragraph (no line breaks inside).
 
     Characters the algorithm removes (X9: embedding controls, zero-width joiners and the like)
-    get the level of the character before them, so they stay with it when runs are cut."""
+    get the level of the character before them, so they stay with it when runs are cut.
+    Isolate controls (LRI, RLI, FSI, PDI) are read as embeddings (see the module's docstring)."""
+    text = _without_isolates(text)
     storage = _uba.get_empty_storage()
     storage["base_level"] = base
     storage["base_dir"] = ("L", "R")[base]
