@@ -22,12 +22,21 @@ class Problem:
     snippet: str = ""
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        key = f" {self.key}:" if self.key else ""
-        text = f"{where}:{key} {self.message}"
+        text = f"{location(self.file, self.line, self.key)} {self.message}"
         if self.snippet:
             text += f"\n    | {self.snippet}"
         return text
+
+
+def location(file: str, line: int, key: str, severity: str = "") -> str:
+    """'file:line: [severity] key:' as every report prints it (line 0: the file as a whole)."""
+    where = f"{file}:{line}" if line else file
+    parts = [f"{where}:"]
+    if severity:
+        parts.append(severity)
+    if key:
+        parts.append(f"{key}:")
+    return " ".join(parts)
 
 
 class PnpError(click.ClickException):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from pnp.errors import display_path
+from pnp.errors import display_path, location
 
 ERROR = "error"
 WARNING = "warning"
@@ -35,9 +35,7 @@ class Finding:
         return data
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        key = f" {self.key}:" if self.key else ""
-        text = f"{where}: {self.severity} [{self.rule}]{key} {self.message}"
+        text = f"{location(self.file, self.line, self.key, f'{self.severity} [{self.rule}]')} {self.message}"
         if self.hint:
             text += f"\n    hint: {self.hint}"
         return text
