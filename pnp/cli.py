@@ -9,7 +9,7 @@ import click
 from pnp.check.cli import check
 from pnp.i18n.cli import i18n
 from pnp.i18n.sheet import languages as sheet_languages
-from pnp.engines.cli import replay, simulate
+from pnp.engines.cli import playtest, replay, simulate
 from pnp.errors import PnpError
 
 from pnp import build as build_module
@@ -112,6 +112,7 @@ main.add_command(check)
 main.add_command(i18n)
 main.add_command(replay)
 main.add_command(simulate)
+main.add_command(playtest)
 
 
 if __name__ == "__main__":

@@ -112,6 +112,21 @@ def test_zvv_counters_undo():
     assert st.stats()["jump_moves"] > 0
 
 
+def test_zvv_stats_same_with_or_without_the_legality_check():
+    for seed in range(4):
+        a = ZombiesVsVampires(players=2 + seed % 3, seed=seed)
+        b = ZombiesVsVampires(players=2 + seed % 3, seed=seed)
+        ra, rb = random.Random(seed), random.Random(seed)
+        for _ in range(300):
+            if a.outcome():
+                break
+            a.push(a.random_move(ra.random))                   # checked (memos used)
+            m = b.random_move(rb.random)
+            b._reach_memo = b._jump_memo = None
+            b._apply(m)                                        # unchecked, recomputed
+        assert a.stats() == b.stats() and a.to_dict()["state"] == b.to_dict()["state"]
+
+
 def test_cimiterio_figures():
     s = simulate("cimiterio", games=6, players=2, seed=2).summary()
     assert s["stats"]["gate_broken"]["total"] == s["gate_broken"]

@@ -417,6 +417,7 @@ class ZombiesVsVampires(GameState):
         self._wm = None                 # cached wall masks (see _wall_masks)
         self._lm = None                 # the same for the all-pieces BFS (_lane_reach)
         self._reach_memo = None         # last all-pieces reach (random_move), keyed by position
+        self._jump_memo = None          # (move, occ, EB, NB, needed a jump) from the last check
 
     def _setup(self) -> None:
         self._init_common()
@@ -979,7 +980,18 @@ class ZombiesVsVampires(GameState):
                     if a in srcs:
                         LS = self.geo.LS
                         return b < LS and bool(memo[6] >> (srcs.index(a) * LS + b) & 1)
-                return bool(self._reach(p, a, k) >> b & 1)
+                # walking reach first (a subset of the full reach, and cheaper); the jump
+                # statistic of the move falls out of it and is kept for _apply
+                W = self.geo.W
+                ra, ca = divmod(a, W)
+                rb, cb = divmod(b, W)
+                if abs(ra - rb) + abs(ca - cb) <= k and self._reach(p, a, k, jumps=False) >> b & 1:
+                    self._jump_memo = (move, self.occ, self.EB, self.NB, p, f, k, False)
+                    return True
+                if self._reach(p, a, k) >> b & 1:
+                    self._jump_memo = (move, self.occ, self.EB, self.NB, p, f, k, True)
+                    return True
+                return False
             if kind == BUILD:
                 return f == F_BUILD and b == 0 and self._build_ok(a, self.wsize)
             if kind == REMOVE:
@@ -1081,6 +1093,11 @@ class ZombiesVsVampires(GameState):
         least one jump). Called before the piece leaves a."""
         W = self.geo.W
         k = self.steps if self.face == F_MOVE else 2
+        jm = self._jump_memo
+        if (jm is not None and jm[0] == (MOVE << 24 | a << 12 | b) and jm[1] == self.occ
+                and jm[2] == self.EB and jm[3] == self.NB and jm[4] == p
+                and jm[5] == self.face and jm[6] == k):
+            return jm[7]
         ra, ca = divmod(a, W)
         rb, cb = divmod(b, W)
         if abs(ra - rb) + abs(ca - cb) > k:
