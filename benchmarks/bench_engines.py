@@ -87,18 +87,27 @@ def replay_pushes(game: str, games) -> int:
     return acts
 
 
-def random_actions(game: str, games: int, players, cap: int, record=None, first=0) -> int:
+def new_games(game: str, games: int, players, master: int, record=None, first=0):
+    """Games ``first`` .. ``first + games - 1`` of ``game``: (fresh state, its seeded ``Rng``,
+    a ``random.Random`` on the same seed), seeds derived from ``master``. Once the caller has
+    played a game, its (players, seed, moves) goes to ``record`` when given."""
     from pnp.engines import get_game
     from pnp.engines.core import Rng, derive_seed
     cls = get_game(game)
     cls.new(players=players[0], seed=0)
-    acts = 0
     for i in range(first, first + games):
-        seed = derive_seed(12345, i)
+        seed = derive_seed(master, i)
         n = players[i % len(players)]
         st = cls.new(players=n, seed=seed)
-        rng = Rng(seed)
-        rnd = random.Random(seed).random
+        yield st, Rng(seed), random.Random(seed)
+        if record is not None:
+            record.append((n, seed, list(st.move_stack)))
+
+
+def random_actions(game: str, games: int, players, cap: int, record=None, first=0) -> int:
+    acts = 0
+    for st, rng, ch in new_games(game, games, players, 12345, record, first):
+        rnd = ch.random
         rm = getattr(st, "random_move", None)
         while st.outcome() is None and st.turn_count <= cap:
             if rm is not None:
@@ -108,16 +117,10 @@ def random_actions(game: str, games: int, players, cap: int, record=None, first=
                 m = ms[rng.randbelow(len(ms))]
             st.push(m)
             acts += 1
-        if record is not None:
-            record.append((n, seed, list(st.move_stack)))
     return acts
 
 
 def greedy_actions(game: str, games: int, players, cap: int, record=None, first=0) -> int:
-    from pnp.engines import get_game
-    from pnp.engines.core import Rng, derive_seed
-    cls = get_game(game)
-    cls.new(players=players[0], seed=0)
     if game == "zombie-run":
         from pnp.engines.zombie_run import greedy_bot as zr_greedy
 
@@ -134,17 +137,10 @@ def greedy_actions(game: str, games: int, players, cap: int, record=None, first=
         def decide(st, rng, ch):
             return greedy_bot(st, rng)
     acts = 0
-    for i in range(first, first + games):
-        seed = derive_seed(777, i)
-        n = players[i % len(players)]
-        st = cls.new(players=n, seed=seed)
-        rng = Rng(seed)
-        ch = random.Random(seed)
+    for st, rng, ch in new_games(game, games, players, 777, record, first):
         while st.outcome() is None and st.turn_count <= cap:
             st.push(decide(st, rng, ch))
             acts += 1
-        if record is not None:
-            record.append((n, seed, list(st.move_stack)))
     return acts
 
 

@@ -1,11 +1,14 @@
+import random
 import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 TINY = TESTS / "packs" / "tiny"
+SCENARIO_DIR = TESTS / "scenarios"
 
 
 @pytest.fixture
@@ -14,3 +17,74 @@ def tiny_pack(tmp_path) -> Path:
     target = tmp_path / "tiny"
     shutil.copytree(TINY, target)
     return target
+
+
+# ------------------------------------------------------------------ engine test helpers
+def scenario_files(game: str) -> list[Path]:
+    """tests/scenarios/<game>/*.yaml, sorted, without the perft table."""
+    return sorted(p for p in (SCENARIO_DIR / game).glob("*.yaml") if p.name != "perft.yaml")
+
+
+def perft_positions(game: str) -> list[dict]:
+    """The positions of tests/scenarios/<game>/perft.yaml."""
+    return yaml.safe_load((SCENARIO_DIR / game / "perft.yaml").read_text(encoding="utf-8"))["positions"]
+
+
+def check_scenario(path: Path) -> None:
+    """Replay a scenario record: every expectation holds and the final state is consistent."""
+    from pnp.engines.replay import check_expectations, load_record, replay
+    result = replay(load_record(path))
+    assert check_expectations(result) == []
+    assert not result.state.check_invariants()
+
+
+def push_checking_undo(st, m) -> None:
+    """Push ``m`` after checking that push + pop of it leaves ``st.to_dict()`` as it was."""
+    before = st.to_dict()
+    st.push(m)
+    st.pop()
+    assert st.to_dict() == before
+    st.push(m)
+
+
+def check_unwind_and_replay(st, fresh) -> None:
+    """Popping every move brings ``st`` back to ``fresh`` (a new game on the same seed), and
+    pushing them again brings it back to where it was."""
+    end = st.to_dict()
+    moves = list(st.move_stack)
+    while st.move_stack:
+        st.pop()
+    assert st.to_dict() == fresh.to_dict()            # back to the start, rng included
+    for m in moves:
+        st.push(m)
+    assert st.to_dict() == end                         # and replays identically
+
+
+def yaml_round_trip(st):
+    """A copy of ``st`` through to_dict -> YAML -> from_dict, checked to serialise the same."""
+    d = st.to_dict()
+    cp = type(st).from_dict(yaml.safe_load(yaml.safe_dump(d)))
+    assert cp.to_dict() == d
+    return cp
+
+
+def pack_and_yaml_loads(monkeypatch, load):
+    """``load()`` with the pack loader, then again with it broken (its plain-YAML fallback)."""
+    via_pack = load()
+
+    def boom(*a, **k):
+        raise RuntimeError("pack loader unavailable")
+
+    monkeypatch.setattr("pnp.pack.load_pack", boom)
+    return via_pack, load()
+
+
+def zr_twins(seed: int):
+    """Two Zombie Run games on ``seed``: the first played to the end by ``playout`` with
+    ``random.Random(seed)``, the second fresh, with its own ``random.Random(seed)``."""
+    from pnp.engines.zombie_run import ZombieRun
+    a = ZombieRun(players=3 + seed % 5, seed=seed)
+    b = ZombieRun(players=3 + seed % 5, seed=seed)
+    ra, rb = random.Random(seed), random.Random(seed)
+    a.playout(ra)
+    return a, b, rb

@@ -14,6 +14,8 @@ from pnp.engines.zombie_run import ZombieRun
 from pnp.engines.zombies_vs_vampires import (BUILD, MOVE, PASS, PMBUILD, REMOVE,
                                              ZombiesVsVampires)
 
+from conftest import zr_twins
+
 
 def pdf_pages(path) -> list[str]:
     pdf = pdfium.PdfDocument(str(path))
@@ -61,10 +63,7 @@ def test_zombie_run_figures():
 
 def test_zombie_run_targeting_counter_is_undone_and_matches_playout():
     for seed in range(20):
-        a = ZombieRun(players=3 + seed % 5, seed=seed)
-        b = ZombieRun(players=3 + seed % 5, seed=seed)
-        ra, rb = random.Random(seed), random.Random(seed)
-        a.playout(ra)
+        a, b, rb = zr_twins(seed)
         while b.outcome() is None:
             m = b.random_move(rb.random)
             before = (dict(b.counters), b.stats())

@@ -5,17 +5,17 @@ import random
 from pathlib import Path
 
 import pytest
-import yaml
 
 from pnp.engines.core import IllegalMoveError, get_game
-from pnp.engines.replay import check_expectations, load_record, replay
 from pnp.engines.zombie_run import (ZombieRun, _default_data, _load_zr_data, greedy_bot,
                                     random_bot, zr_data)
 
+from conftest import (check_scenario, check_unwind_and_replay, pack_and_yaml_loads, perft_positions,
+                      push_checking_undo, scenario_files, yaml_round_trip, zr_twins)
+
 HERE = Path(__file__).parent
-SCEN = HERE / "scenarios" / "zombie-run"
-SCENARIOS = sorted(p for p in SCEN.glob("*.yaml") if p.name != "perft.yaml")
-PERFT = yaml.safe_load((SCEN / "perft.yaml").read_text(encoding="utf-8"))["positions"]
+SCENARIOS = scenario_files("zombie-run")
+PERFT = perft_positions("zombie-run")
 
 
 def test_registered():
@@ -42,9 +42,7 @@ def test_deal_and_first_draw():
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario(path):
-    result = replay(load_record(path))
-    assert check_expectations(result) == []
-    assert not result.state.check_invariants()
+    check_scenario(path)
 
 
 @pytest.mark.parametrize("case", PERFT, ids=[c["name"] for c in PERFT])
@@ -81,27 +79,16 @@ def _random_game(seed, players, check_undo=False):
         ms = st.legal_moves()
         m = ms[ch.randrange(len(ms))]
         if check_undo:
-            before = st.to_dict()
+            push_checking_undo(st, m)
+        else:
             st.push(m)
-            st.pop()
-            assert st.to_dict() == before
-        st.push(m)
     return st
 
 
 def test_push_pop_is_exact():
     for seed in range(30):
         st = _random_game(seed, 3 + seed % 5, check_undo=True)
-        snap_end = st.to_dict()
-        n = len(st.move_stack)
-        moves = list(st.move_stack)
-        for _ in range(n):
-            st.pop()
-        fresh = ZombieRun(players=st.players, seed=seed)
-        assert st.to_dict() == fresh.to_dict()            # back to the start, rng included
-        for m in moves:
-            st.push(m)
-        assert st.to_dict() == snap_end                   # and replays identically
+        check_unwind_and_replay(st, ZombieRun(players=st.players, seed=seed))
 
 
 def test_serialisation_round_trip():
@@ -112,9 +99,7 @@ def test_serialisation_round_trip():
             if st.outcome():
                 break
             st.push(st.random_move(ch.random))
-        d = st.to_dict()
-        cp = ZombieRun.from_dict(yaml.safe_load(yaml.safe_dump(d)))
-        assert cp.to_dict() == d
+        cp = yaml_round_trip(st)
         a, b = random.Random(1), random.Random(1)
         oa = st.playout(a)
         ob = cp.playout(b)
@@ -124,10 +109,7 @@ def test_serialisation_round_trip():
 def test_playout_is_push_with_the_same_choices():
     """The fast playout uses the same legal-move sampler and _apply as push()."""
     for seed in range(150):
-        a = ZombieRun(players=3 + seed % 5, seed=seed)
-        b = ZombieRun(players=3 + seed % 5, seed=seed)
-        ra, rb = random.Random(seed), random.Random(seed)
-        a.playout(ra)
+        a, b, rb = zr_twins(seed)
         while b.outcome() is None:
             b.push(b.random_move(rb.random))
         assert a.to_dict()["state"] == b.to_dict()["state"]
@@ -234,13 +216,7 @@ def test_variants_and_options():
 
 
 def test_yaml_fallback_reads_the_same_deck(monkeypatch):
-    via_pack = _load_zr_data()
-
-    def boom(*a, **k):
-        raise RuntimeError("pack loader unavailable")
-
-    monkeypatch.setattr("pnp.pack.load_pack", boom)
-    via_yaml = _load_zr_data()
+    via_pack, via_yaml = pack_and_yaml_loads(monkeypatch, _load_zr_data)
     assert "yaml" in via_yaml.source or via_yaml.source == "defaults"
     assert (via_yaml.symbols, via_yaml.copies) == (via_pack.symbols, via_pack.copies)
     assert via_yaml.card_ids == via_pack.card_ids

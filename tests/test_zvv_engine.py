@@ -5,18 +5,18 @@ import random
 from pathlib import Path
 
 import pytest
-import yaml
 
 from pnp.engines.core import IllegalMoveError, RecordError, get_game
-from pnp.engines.replay import check_expectations, load_record, replay
 from pnp.engines.zombies_vs_vampires import (BUILD, MOVE, DEFAULT_ACTION_DIE, ZombiesVsVampires,
                                              _load_zvv_data, geometry, greedy_bot, zvv_data)
 
+from conftest import (check_scenario, check_unwind_and_replay, pack_and_yaml_loads, perft_positions,
+                      push_checking_undo, scenario_files, yaml_round_trip)
+
 Z = ZombiesVsVampires
 HERE = Path(__file__).parent
-SCEN = HERE / "scenarios" / "zombies-vs-vampires"
-SCENARIOS = sorted(p for p in SCEN.glob("*.yaml") if p.name != "perft.yaml")
-PERFT = yaml.safe_load((SCEN / "perft.yaml").read_text(encoding="utf-8"))["positions"]
+SCENARIOS = scenario_files("zombies-vs-vampires")
+PERFT = perft_positions("zombies-vs-vampires")
 
 
 def test_registered_and_defaults():
@@ -41,9 +41,7 @@ def test_setup():
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario(path):
-    result = replay(load_record(path))
-    assert check_expectations(result) == []
-    assert not result.state.check_invariants()
+    check_scenario(path)
 
 
 @pytest.mark.parametrize("case", PERFT, ids=[c["name"] for c in PERFT])
@@ -140,11 +138,9 @@ def _play(st, ch, steps=10 ** 9, undo_check=False, mix_greedy=False):
         else:
             m = ms[ch.randrange(len(ms))]
         if undo_check:
-            before = st.to_dict()
+            push_checking_undo(st, m)
+        else:
             st.push(m)
-            st.pop()
-            assert st.to_dict() == before
-        st.push(m)
         k += 1
     return st
 
@@ -153,23 +149,14 @@ def test_push_pop_is_exact():
     for seed in range(4):
         st = Z(players=2 + seed % 3, seed=seed)
         _play(st, random.Random(seed), steps=150, undo_check=True, mix_greedy=True)
-        end = st.to_dict()
-        moves = list(st.move_stack)
-        while st.move_stack:
-            st.pop()
-        assert st.to_dict() == Z(players=st.players, seed=seed).to_dict()
-        for m in moves:
-            st.push(m)
-        assert st.to_dict() == end
+        check_unwind_and_replay(st, Z(players=st.players, seed=seed))
 
 
 def test_serialisation_round_trip():
     for seed in range(6):
         st = Z(players=2 + seed % 3, seed=seed, variants=["v15-reroll"] if seed % 2 else None)
         _play(st, random.Random(seed), steps=80, mix_greedy=True)
-        d = st.to_dict()
-        cp = Z.from_dict(yaml.safe_load(yaml.safe_dump(d)))
-        assert cp.to_dict() == d
+        cp = yaml_round_trip(st)
         assert cp.legal_moves() == st.legal_moves()
 
 
@@ -288,12 +275,6 @@ def test_engine_reads_the_printed_board():
 
 
 def test_yaml_fallback_reads_the_same_board(monkeypatch):
-    via_pack = _load_zvv_data()
-
-    def boom(*a, **k):
-        raise RuntimeError("pack loader unavailable")
-
-    monkeypatch.setattr("pnp.pack.load_pack", boom)
-    via_yaml = _load_zvv_data()
+    via_pack, via_yaml = pack_and_yaml_loads(monkeypatch, _load_zvv_data)
     for key in ("size", "walls", "action_die", "size_die", "zones", "seats"):
         assert via_yaml[key] == via_pack[key], key

@@ -39,16 +39,21 @@ def random_bot(st: GameState, rng: Rng):
     return moves[rng.randbelow(len(moves))]
 
 
-def greedy_bot(st: GameState, rng: Rng):
-    """One-ply lookahead on ``state.heuristic(seat)``. Note: the lookahead resolves the automatic
-    chance that follows a move (an event drawn after an action), so it is a lucky greedy."""
-    seat = st.to_move
-    moves = st.legal_moves()
-    best, best_v = [], -math.inf
-    for m in moves:
+def _one_ply(st: GameState, seat: int) -> list:
+    """(heuristic(seat) after the move, move) for every legal move, in legal-move order."""
+    scored = []
+    for m in st.legal_moves():
         st.push_unchecked(m)
-        v = st.heuristic(seat)
+        scored.append((st.heuristic(seat), m))
         st.pop()
+    return scored
+
+
+def _pick_best(scored: list, rng: Rng):
+    """A uniform pick among the best of ``scored`` ((value, move) pairs, in the order the bot
+    met them): values within 1e-9 of the best so far tie with it."""
+    best, best_v = [], -math.inf
+    for v, m in scored:
         if v > best_v + 1e-9:
             best, best_v = [m], v
         elif v > best_v - 1e-9:
@@ -56,19 +61,20 @@ def greedy_bot(st: GameState, rng: Rng):
     return best[rng.randbelow(len(best))]
 
 
+def greedy_bot(st: GameState, rng: Rng):
+    """One-ply lookahead on ``state.heuristic(seat)``. Note: the lookahead resolves the automatic
+    chance that follows a move (an event drawn after an action), so it is a lucky greedy."""
+    return _pick_best(_one_ply(st, st.to_move), rng)
+
+
 def planner_bot(st: GameState, rng: Rng, width: int = 6):
     """Two plies of the same seat's own moves: the ``width`` best first moves (by heuristic) are
     expanded with every follow-up, so "move a guardian, then make noise" is seen as a plan.
     Slower (~8x greedy); same lucky lookahead caveat as greedy."""
     seat = st.to_move
-    moves = st.legal_moves()
-    first = []
-    for m in moves:
-        st.push_unchecked(m)
-        first.append((st.heuristic(seat), m))
-        st.pop()
+    first = _one_ply(st, seat)
     order = sorted(range(len(first)), key=lambda i: -first[i][0])
-    best, best_v = [], -math.inf
+    scored = []
     for rank, i in enumerate(order):
         v, m = first[i]
         if rank < width:
@@ -84,11 +90,8 @@ def planner_bot(st: GameState, rng: Rng, width: int = 6):
                         v2 = h
                 v = max(v, v2)
             st.pop()
-        if v > best_v + 1e-9:
-            best, best_v = [m], v
-        elif v > best_v - 1e-9:
-            best.append(m)
-    return best[rng.randbelow(len(best))]
+        scored.append((v, m))
+    return _pick_best(scored, rng)
 
 
 def get_bot(name: str) -> Callable:

@@ -16,6 +16,7 @@ living player: ``special ...`` (Z11, optional, once) and then ``play ...`` / ``d
 """
 from __future__ import annotations
 
+import functools
 import random
 from hashlib import blake2b as _blake2b
 from pathlib import Path
@@ -147,14 +148,10 @@ def _zr_from_cards(cards, sym_order, source) -> ZRData | None:
     return d
 
 
-_DATA: ZRData | None = None
-
-
+@functools.cache
 def zr_data() -> ZRData:
-    global _DATA
-    if _DATA is None:
-        _DATA = _load_zr_data()
-    return _DATA
+    """The shipped pack's data, read once."""
+    return _load_zr_data()
 
 
 def fast_shuffle(rng, items: list) -> None:

@@ -24,6 +24,7 @@ built), ``build`` (under the +/- face: choose to build, then the size die is rol
 """
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 from typing import ClassVar
@@ -179,14 +180,10 @@ def _walls_from(v) -> tuple | None:
     return (counts[1], counts[2], counts[3])
 
 
-_DATA: dict | None = None
-
-
+@functools.cache
 def zvv_data() -> dict:
-    global _DATA
-    if _DATA is None:
-        _DATA = _load_zvv_data()
-    return _DATA
+    """The shipped pack's data, read once."""
+    return _load_zvv_data()
 
 
 # ------------------------------------------------------------------------------- geometry

@@ -474,7 +474,19 @@ def _arc(x1: float, y1: float, rx: float, ry: float, phi_deg: float, large: bool
     return out
 
 
+# Curve commands -> the commands after which S / T reflect the previous control point
+_CURVES = {"C": ("C", "S"), "S": ("C", "S"), "Q": ("Q", "T"), "T": ("Q", "T")}
+
 _ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
+
+
+def _point(toks: list[str], i: int, rel: bool, x: float, y: float) -> tuple[float, float]:
+    """The coordinate pair at toks[i], toks[i + 1]; a relative one (lower-case command) is
+    offset by the current point (x, y)."""
+    px, py = float(toks[i]), float(toks[i + 1])
+    if rel:
+        return px + x, py + y
+    return px, py
 
 
 def _path(d: str) -> tuple[str, bool]:
@@ -487,7 +499,7 @@ def _path(d: str) -> tuple[str, bool]:
     out: list[str] = []
     put = out.append
     x = y = sx = sy = 0.0
-    c2x = c2y = qx = qy = 0.0          # last cubic second control / quadratic control
+    kx = ky = 0.0                      # last control point: cubic second / quadratic
     prev = ""                            # previous command (upper case), for S and T
     cmd = ""
     open_move = False                    # a subpath was closed: the next segment needs an explicit m
@@ -511,11 +523,8 @@ def _path(d: str) -> tuple[str, bool]:
             up = cmd.upper()
             rel = cmd != up
             if up == "M":
-                nx, ny = float(toks[i]), float(toks[i + 1])
+                nx, ny = _point(toks, i, rel, x, y)
                 i += 2
-                if rel:
-                    nx += x
-                    ny += y
                 x = sx = nx
                 y = sy = ny
                 put("%.7g %.7g m" % (x, y))
@@ -535,11 +544,8 @@ def _path(d: str) -> tuple[str, bool]:
             else:
                 area = True
             if up == "L":
-                nx, ny = float(toks[i]), float(toks[i + 1])
+                nx, ny = _point(toks, i, rel, x, y)
                 i += 2
-                if rel:
-                    nx += x
-                    ny += y
                 x, y = nx, ny
                 put("%.7g %.7g l" % (x, y))
             elif up == "H":
@@ -552,45 +558,27 @@ def _path(d: str) -> tuple[str, bool]:
                 i += 1
                 y = ny + y if rel else ny
                 put("%.7g %.7g l" % (x, y))
-            elif up == "C" or up == "S":
-                if up == "C":
-                    ax, ay = float(toks[i]), float(toks[i + 1])
+            elif up in _CURVES:
+                if up == "C" or up == "Q":
+                    ax, ay = _point(toks, i, rel, x, y)
                     i += 2
-                    if rel:
-                        ax += x
-                        ay += y
-                elif prev in ("C", "S"):
-                    ax, ay = 2 * x - c2x, 2 * y - c2y
+                elif prev in _CURVES[up]:       # S / T: the previous control point reflected
+                    ax, ay = 2 * x - kx, 2 * y - ky
                 else:
                     ax, ay = x, y
-                bx, by, nx, ny = float(toks[i]), float(toks[i + 1]), float(toks[i + 2]), float(toks[i + 3])
-                i += 4
-                if rel:
-                    bx += x
-                    by += y
-                    nx += x
-                    ny += y
-                put("%.7g %.7g %.7g %.7g %.7g %.7g c" % (ax, ay, bx, by, nx, ny))
-                c2x, c2y, x, y = bx, by, nx, ny
-            elif up == "Q" or up == "T":
-                if up == "Q":
-                    ax, ay = float(toks[i]), float(toks[i + 1])
-                    i += 2
-                    if rel:
-                        ax += x
-                        ay += y
-                elif prev in ("Q", "T"):
-                    ax, ay = 2 * x - qx, 2 * y - qy
+                if up == "C" or up == "S":
+                    bx, by = _point(toks, i, rel, x, y)
+                    nx, ny = _point(toks, i + 2, rel, x, y)
+                    i += 4
+                    put("%.7g %.7g %.7g %.7g %.7g %.7g c" % (ax, ay, bx, by, nx, ny))
+                    kx, ky = bx, by
                 else:
-                    ax, ay = x, y
-                nx, ny = float(toks[i]), float(toks[i + 1])
-                i += 2
-                if rel:
-                    nx += x
-                    ny += y
-                put("%.7g %.7g %.7g %.7g %.7g %.7g c" % (x + 2 / 3 * (ax - x), y + 2 / 3 * (ay - y),
-                                                         nx + 2 / 3 * (ax - nx), ny + 2 / 3 * (ay - ny), nx, ny))
-                qx, qy, x, y = ax, ay, nx, ny
+                    nx, ny = _point(toks, i, rel, x, y)
+                    i += 2
+                    put("%.7g %.7g %.7g %.7g %.7g %.7g c" % (x + 2 / 3 * (ax - x), y + 2 / 3 * (ay - y),
+                                                             nx + 2 / 3 * (ax - nx), ny + 2 / 3 * (ay - ny), nx, ny))
+                    kx, ky = ax, ay
+                x, y = nx, ny
             elif up == "A":
                 rx, ry, rot = float(toks[i]), float(toks[i + 1]), float(toks[i + 2])
                 i += 3
@@ -604,11 +592,8 @@ def _path(d: str) -> tuple[str, bool]:
                         toks[i] = t[1:]
                     else:
                         i += 1
-                nx, ny = float(toks[i]), float(toks[i + 1])
+                nx, ny = _point(toks, i, rel, x, y)
                 i += 2
-                if rel:
-                    nx += x
-                    ny += y
                 for seg in _arc(x, y, rx, ry, rot, flags[0], flags[1], nx, ny):
                     put("%.7g %.7g %.7g %.7g %.7g %.7g c" % seg)
                 x, y = nx, ny
