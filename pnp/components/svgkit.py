@@ -15,7 +15,6 @@ converter is chosen.
 """
 from __future__ import annotations
 
-import io
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -28,8 +27,6 @@ from pnp.components import style as st
 from pnp.render.textbox import ANCHORS, text_elements
 from pnp.text import fonts
 from pnp.text.layout import DIRECTIONS, layout, missing_characters
-
-CONVERTER = "svgcanvas"   # or "svglib" (slower, used by the card faces today)
 
 _ROOT_ATTRS = re.compile(r'\s(?:baseProfile|version|xmlns:ev|xmlns:xlink)="[^"]*"')
 
@@ -227,24 +224,12 @@ def hatch_segments(points, step: float) -> list[tuple[tuple[float, float], tuple
 
 # ---- conversion to something the PDF writer draws
 
-class _SvglibFace:
-    def __init__(self, drawing):
-        self.drawing = drawing
-        self.width, self.height = drawing.width, drawing.height
-
-    def draw(self, canvas, x: float = 0.0, y: float = 0.0) -> None:
-        from reportlab.graphics import renderPDF
-        renderPDF.draw(self.drawing, canvas, x, y)
-
-
 def to_face(svg: str):
-    """SVG text -> an object with .width/.height (points) and .draw(canvas, x, y) (bottom-left)."""
-    svg = _ROOT_ATTRS.sub("", svg, count=4).replace("<defs />", "")
-    if CONVERTER == "svgcanvas":
-        from pnp.render.svgcanvas import compile_svg
-        return compile_svg(svg)
-    from svglib.svglib import svg2rlg
-    return _SvglibFace(svg2rlg(io.BytesIO(svg.encode("utf-8"))))
+    """SVG text -> a CompiledFace (.width/.height in points, .draw(canvas, x, y) at bottom-left),
+    through the same compiler as the card faces."""
+    from pnp.render.svgcanvas import compile_svg
+
+    return compile_svg(_ROOT_ATTRS.sub("", svg, count=4).replace("<defs />", ""))
 
 
 def sketch_face(sketch: Sketch):

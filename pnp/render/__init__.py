@@ -1,1 +1,1 @@
-"""Card faces: sandboxed Jinja2 SVG templates, turned into ReportLab drawings by svglib."""
+"""Card faces: sandboxed Jinja2 SVG templates, compiled to PDF drawing operators by svgcanvas."""

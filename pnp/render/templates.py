@@ -24,7 +24,7 @@ class TemplateProblem(Exception):
 
 
 def hsl(h: float, s: float, l: float) -> str:
-    """CSS-like hsl (h in degrees, s and l in 0..100) as '#rrggbb' (svglib has no hsl())."""
+    """CSS-like hsl (h in degrees, s and l in 0..100) as '#rrggbb' (the SVG compiler takes hex colours only)."""
     r, g, b = colorsys.hls_to_rgb((float(h) % 360) / 360.0, max(0.0, min(1.0, l / 100.0)), max(0.0, min(1.0, s / 100.0)))
     return "#{:02x}{:02x}{:02x}".format(round(r * 255), round(g * 255), round(b * 255))
 
