@@ -10,15 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.errors import DataError, PnpError, Problem, display_path
+from pnp.components import ComponentPlan, has_components, plan_components, write_components
+from pnp.composition import ERROR, check_composition
+from pnp.errors import DataError, PnpError, Problem, Problems
 from pnp.i18n import sheet as sheet_text
 from pnp.pack import Card, Deck, Pack, load_pack
+from pnp.preview import write_previews
 from pnp.render.faces import FaceMaker, RenderedFace
-from pnp.render.templates import TemplateProblem
-from pnp.text import fonts
+from pnp.render.templates import TEMPLATE_NO_BACK, TemplateProblem
 from pnp.sheets.pdfwriter import Face, SheetCard, write_cards_pdf
+from pnp.text import fonts
+from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, FitIssue
 
-PAPERS = ("a4", "letter")
+FACES = ("front", "back")
+TEXT_MISSING = "text.missing"           # a text key the build language lacks (also the loader's code)
 LAYOUTS = ("duplex", "gutterfold")
 FLIPS = ("long", "short")
 
@@ -68,7 +73,7 @@ class BuildResult:
 def build(games: list[str], options: BuildOptions) -> BuildResult:
     packs = [load_pack(game, strict=options.strict) for game in games]   # load + validate + expand
     if not options.force:
-        check_rules(games)                                             # composition rules
+        check_rules(packs)                                             # composition rules
     jobs = [(pack, lang) for pack in packs for lang in languages_for(pack, options.lang)]
     prepared, plans, problems = [], [], []
     for pack, lang in jobs:                                            # lay out + render
@@ -81,39 +86,49 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
     if problems:
         raise DataError(problems)
     result = BuildResult(warnings=[w for pack in packs for w in pack.warnings])
-    for faces, plan in zip(prepared, plans):                           # impose + write
+    for faces, plan in zip(prepared, plans, strict=True):                           # impose + write
         if plan is not None:                                           # boards, parts (pnp.components)
-            from pnp.components import write_components
             result.files.extend(write_components(plan, output_dir(faces.pack, options), png=options.png))
         if not faces.cards:                                            # a game without cards (yet)
             continue
         result.files.append(write_pdf(faces, options))
         result.faces += 2 * len(faces.cards)
         if options.png:
-            from pnp.preview import write_previews
             result.files.extend(write_previews(faces, output_dir(faces.pack, options)))
     return result
 
 
-def render_components(pack: Pack, lang: str, options: BuildOptions):
-    """Draw the pack's non-card components (pnp.components); (None, []) when it declares none."""
-    from pnp.components import COLLECTION, has_components, plan_components
-
+def render_components(pack: Pack, lang: str, options: BuildOptions) -> tuple[ComponentPlan | None, list[Problem]]:
+    """Draw the pack's non-card components (pnp.components); (None, []) when it declares none. The
+    problems carry codes (component.*, text.fit, text.glyph, text.missing...) and the language."""
     if not has_components(pack):
         return None, []
     plan = plan_components(pack, lang, options.paper, mat=options.mat)
-    source = pack.sources.get(f"collection:{COLLECTION}")
-    where = display_path(source.file if source is not None else pack.root / "pack.yaml")
-    return plan, [Problem(where, 0, "components", message) for message in plan.problems]
+    return plan, list(plan.problems)
 
 
-def check_rules(games: list[str]) -> None:
-    from pnp.check import check_pack
-    from pnp.check.findings import ERROR
+def _face_problems(problems: Problems, face: RenderedFace, card: Card, side: str, lang: str) -> None:
+    """What went wrong with the text of one face: each FitIssue's fields go to the problem's detail
+    (see fit_issue) with `text_key`, the key that produced the text when exactly one did."""
+    label = f"card {card.base_id}"
+    for issue in face.issues:
+        problems.add(issue.code, card.file, card.line, label, issue.message, lang=lang, face=side,
+                     text_key=face.text_key(issue.text), **issue.facts())
+    for key in face.missing_keys:
+        problems.add(TEXT_MISSING, card.file, card.line, label, f"text key {key!r} has no {lang!r} text", lang=lang,
+                     face=side, text_key=key, language=lang)
 
-    # Missing translations were already settled by load_pack (an error with --strict, else a warning).
-    errors = [f for game in games for f in check_pack(game, checks={"rules"})
-              if f.severity == ERROR and f.rule != "text.missing"]
+
+def fit_issue(problem: Problem) -> FitIssue | None:
+    """The FitIssue a text.fit or text.glyph problem was made from (None for other problems)."""
+    if problem.code not in (TEXT_FIT, TEXT_GLYPH):
+        return None
+    return FitIssue.from_facts(problem.code, problem.get)
+
+
+def check_rules(packs: list[Pack]) -> None:
+    """Refuse decks that break their game's composition rules (or whose rules file is broken)."""
+    errors = [f for pack in packs for f in check_composition(pack) if f.severity == ERROR]
     if errors:
         lines = [f"the rules checker found {len(errors)} error{'s' * (len(errors) != 1)}; "
                  "nothing was printed (fix them, or build with --force):", *map(str, errors)]
@@ -134,31 +149,37 @@ def faces_of(pack: Pack, deck: Deck, card: Card) -> tuple[str, str]:
     kind = pack.kinds[card.kind]
     back = kind.back or deck.back
     if back is None:
-        raise TemplateProblem(f"card {card.id} has no back: give kind {card.kind!r} or deck {deck.id!r} a back")
+        raise TemplateProblem(TEMPLATE_NO_BACK, f"card {card.id} has no back: give kind {card.kind!r} or deck "
+                              f"{deck.id!r} a back")
     return kind.front, back
 
 
 def render_faces(pack: Pack, lang: str, drawings: bool = True) -> tuple[PreparedFaces, list[Problem]]:
-    """Lay out and render every face; `drawings=False` only checks (no SVG conversion)."""
+    """Lay out and render every face; `drawings=False` only checks (no SVG conversion).
+
+    Every problem names the card (file, line, key "card <id>"), the language and the face, and
+    carries its code: a template.* code, text.fit / text.glyph (detail: the FitIssue's fields and
+    `text_key`, the key that produced the text when exactly one did) or text.missing."""
     maker = FaceMaker(pack, lang, drawings=drawings)
-    problems: list[Problem] = []
+    problems = Problems()
     cards = []
     for deck in pack.decks:
         for card in deck.cards:
-            where = (display_path(card.file), card.line, f"card {card.base_id}")
+            rendered: list[RenderedFace] = []
+            side = "back"                                  # faces_of fails for want of a back
             try:
-                front_template, back_template = faces_of(pack, deck, card)
-                front = maker.face(front_template, deck, card, "front")
-                back = maker.face(back_template, deck, card, "back")
+                templates = faces_of(pack, deck, card)
+                for side, template in zip(FACES, templates, strict=True):
+                    rendered.append(maker.face(template, deck, card, side))
             except TemplateProblem as error:
-                problems.append(Problem(*where, f"[{lang}] {error}"))
+                problems.add(error.code, card.file, card.line, f"card {card.base_id}", str(error), lang=lang, face=side,
+                             template=error.template, template_line=error.line)
                 continue
             if card.copy == 1:
-                for side, face in (("front", front), ("back", back)):
-                    problems.extend(Problem(*where, f"[{lang}] {side}: {message}")
-                                    for message in (*face.overflows, *face.missing))
-            cards.append((card, front, back))
-    return PreparedFaces(pack, lang, cards), problems
+                for side, face in zip(FACES, rendered, strict=True):
+                    _face_problems(problems, face, card, side, lang)
+            cards.append((card, rendered[0], rendered[1]))
+    return PreparedFaces(pack, lang, cards), problems.items
 
 
 def output_dir(pack: Pack, options: BuildOptions) -> Path:

@@ -6,14 +6,15 @@ from pathlib import Path
 
 import click
 
+from pnp import build as build_module
 from pnp.check.cli import check
-from pnp.i18n.cli import i18n
-from pnp.i18n.sheet import languages as sheet_languages
 from pnp.engines.cli import playtest, replay, simulate
 from pnp.errors import PnpError
-
-from pnp import build as build_module
+from pnp.i18n.cli import i18n
+from pnp.i18n.sheet import languages as sheet_languages
 from pnp.pack import available_packs, load_pack
+from pnp.print_constants import PAPERS
+from pnp.units import pt_to_mm
 
 
 def _offset(ctx, param, value: str) -> tuple[float, float]:
@@ -33,7 +34,7 @@ def main() -> None:
 @main.command()
 @click.argument("games", nargs=-1)
 @click.option("--lang", default="all", show_default=True, help="Language code, or 'all' for every declared language.")
-@click.option("--paper", type=click.Choice(build_module.PAPERS), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True)
 @click.option("--layout", type=click.Choice(build_module.LAYOUTS), default="duplex", show_default=True)
 @click.option("--flip", type=click.Choice(build_module.FLIPS), default="long", show_default=True,
               help="Duplex flip edge your printer uses.")
@@ -41,7 +42,7 @@ def main() -> None:
               help="X,Y mm shift of every back page (read it off `pnp calibrate`).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
 @click.option("--png", is_flag=True, help="Also write PNG previews: one per card face and a contact sheet per deck.")
-@click.option("--mat", is_flag=True, help="Also write full-size play mats (Cimiterio), tiled across pages.")
+@click.option("--mat", is_flag=True, help="Also write the full-size play mats a game declares, tiled across pages.")
 @click.option("--force", is_flag=True, help="Print even if `pnp check` finds errors in the deck's composition.")
 @click.option("--strict", is_flag=True, help="Fail on a missing translation instead of printing the English text.")
 def build(games, lang, paper, layout, flip, back_offset, out, png, mat, force, strict):
@@ -80,17 +81,21 @@ def list_games(games):
             for card in deck.cards:
                 kinds[card.kind] = kinds.get(card.kind, 0) + 1
             total += len(deck.cards)
-            w, h = (round(v / 72 * 25.4, 1) for v in deck.size_pt)
+            w, h = (round(pt_to_mm(v), 1) for v in deck.size_pt)
             detail = ", ".join(f"{n} {k}" for k, n in kinds.items())
             click.echo(f"  deck {deck.id}: {len(deck.cards)} cards, {w:g}x{h:g} mm ({detail})")
         click.echo(f"  {total} cards in all")
         for name_, value in pack.collections.items():
             size = f"{len(value)} entries" if isinstance(value, (list, dict)) else "data"
-            click.echo(f"  component data {name_}: {size}")
+            click.echo(f"  data {name_}: {size}")
+        if pack.components:
+            click.echo(f"  components: {', '.join(entry['type'] for entry in pack.components)}")
+        if pack.engine:
+            click.echo(f"  rules engine: {pack.engine}")
 
 
 @main.command()
-@click.option("--paper", type=click.Choice(build_module.PAPERS), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True)
 @click.option("--flip", type=click.Choice(build_module.FLIPS), default="long", show_default=True)
 @click.option("--lang", type=click.Choice(sheet_languages()), default="en", show_default=True,
               help="Language of the sheet's instructions.")
@@ -106,6 +111,25 @@ def calibrate(paper, flip, lang, out):
     click.echo(f"wrote {target}")
     click.echo("Print it double-sided at 100%, hold it to the light and read the offset; "
                "then build with --back-offset X,Y")
+
+
+@main.command(name="schema")
+@click.argument("game", required=False)
+@click.option("--json", "as_json", is_flag=True,
+              help="Write JSON Schemas (and yaml-schemas.json for an editor's YAML language server).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("schemas"), show_default=True,
+              help="Folder for --json.")
+def schema_command(game, as_json, out):
+    """Print the data reference: every file, key, type, default and meaning (docs/reference.md).
+    With --json, write JSON Schemas instead; with GAME, also for that pack's collections and cards."""
+    from pnp import schemadoc
+    from pnp.pack import find_pack
+
+    if not as_json:
+        click.echo(schemadoc.reference(), nl=False)
+        return
+    for path in schemadoc.write_json_schemas(out, find_pack(game) if game else None):
+        click.echo(f"wrote {path}")
 
 
 main.add_command(check)

@@ -15,27 +15,46 @@ USAGE_ERROR_EXIT = 2
 
 @dataclass(frozen=True, order=True)
 class Problem:
+    """One thing wrong with the input, with where to fix it.
+
+    `code` is given where the problem is made (``schema.unknown-key``, ``yaml.syntax``,
+    ``text.fit``...): whoever reports it reads the code, never the wording of `message`.
+    `lang` and `face` say which build language and card face it concerns, when it is one."""
+
     file: str
     line: int
     key: str
     message: str
     snippet: str = ""
+    code: str = "invalid"
+    lang: str = ""
+    face: str = ""
+    detail: tuple = ()      # machine-readable facts for reporters, e.g. (("text_key", "ui.move"),)
 
     def __str__(self) -> str:
-        text = f"{location(self.file, self.line, self.key)} {self.message}"
+        text = f"{location(self.file, self.line, self.key, lang=self.lang, face=self.face)} {self.message}"
         if self.snippet:
             text += f"\n    | {self.snippet}"
         return text
 
+    def get(self, name: str, default=None):
+        """A value of `detail` by name."""
+        return dict(self.detail).get(name, default)
 
-def location(file: str, line: int, key: str, severity: str = "") -> str:
-    """'file:line: [severity] key:' as every report prints it (line 0: the file as a whole)."""
+
+def location(file: str, line: int, key: str, severity: str = "", lang: str = "", face: str = "") -> str:
+    """'file:line: [severity] key: [lang] face:' as every report prints it (line 0: the file as a
+    whole; the language and card face when the problem concerns one)."""
     where = f"{file}:{line}" if line else file
     parts = [f"{where}:"]
     if severity:
         parts.append(severity)
     if key:
         parts.append(f"{key}:")
+    if lang:
+        parts.append(f"[{lang}]")
+    if face:
+        parts.append(f"{face}:")
     return " ".join(parts)
 
 
@@ -64,8 +83,13 @@ class Problems:
     def __init__(self) -> None:
         self.items: list[Problem] = []
 
-    def add(self, file: Path | str, line: int, key: str, message: str, snippet: str = "") -> None:
-        self.items.append(Problem(display_path(file), line, key, message, snippet))
+    def add(self, code: str, file: Path | str, line: int, key: str, message: str, snippet: str = "",
+            **detail) -> None:
+        """Record a problem; `code` names what went wrong (see Problem), `detail` its facts."""
+        lang = detail.pop("lang", "")
+        face = detail.pop("face", "")
+        self.items.append(Problem(display_path(file), line, key, message, snippet, code, lang, face,
+                                  tuple(sorted(detail.items()))))
 
     def __bool__(self) -> bool:
         return bool(self.items)

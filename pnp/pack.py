@@ -9,15 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp import schema
+from pnp import schema, shipped
+from pnp.components.types import COMPONENT  # import-light: the schemas only, no drawing code
 from pnp.errors import DataError, PnpError, Problem, Problems, display_path
+from pnp.i18n.hashes import hash_file
 from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping
 from pnp.units import card_size_pt
 from pnp.yamlsource import Source, dotted, load_source
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DATA_DIR = REPO_ROOT / "data"
-TEMPLATES_DIR = REPO_ROOT / "templates"
+DATA_DIR = shipped.data_dir()              # the shipped games, wherever pnp is installed
+TEMPLATES_DIR = shipped.templates_dir()    # the shipped templates (_base/ and the games')
 PACK_FILE = "pack.yaml"
 DEFAULT_CARD_SIZE = "poker"
 
@@ -31,7 +32,8 @@ class Kind:
     id: str
     front: str
     back: str | None
-    fields: dict[str, str]
+    fields: dict[str, Any]          # name -> type as declared in pack.yaml
+    schema: schema.Schema           # a card of this kind: id, kind, quantity and the fields
 
 
 @dataclass
@@ -77,6 +79,8 @@ class Pack:
     text_locations: dict[str, dict[str, tuple[Path, int]]] = field(default_factory=dict)
     # not-strict loads: problems that did not stop the load (a missing translation resolved by fallback)
     warnings: list[Problem] = field(default_factory=list)
+    engine: str | None = None          # the `pnp.engines` entry point that plays this game
+    components: list[dict] = field(default_factory=list)   # validated components.yaml entries
 
     @property
     def source_language(self) -> str:
@@ -136,113 +140,183 @@ def load_pack(name_or_path: str | Path, strict: bool = True) -> Pack:
     problems = Problems()
     main = load_source(root / PACK_FILE, problems)
     if main is None:
-        problems.raise_if_any()
+        raise DataError(problems.items)
     pack = _read_pack(root, main, problems, strict=strict)
     problems.raise_if_any()
     return pack
 
 
-def _check_mapping(source: Source, path: tuple, value: Any, fields: dict[str, schema.Field],
-                   problems: Problems, what: str) -> bool:
-    if not isinstance(value, dict):
-        problems.add(source.file, source.line(path), dotted(path) or what,
-                     f"expected a mapping for {what}, got {schema.describe(value)}")
-        return False
-    for key in value:
-        if key not in fields:
-            known = ", ".join(fields)
-            problems.add(source.file, source.line(path + (key,)), dotted(path + (key,)),
-                         f"unknown key {key!r} in {what} (known keys: {known})", source.snippet(path + (key,)))
-    for key, spec in fields.items():
-        if spec.required and key not in value:
-            problems.add(source.file, source.line(path), dotted(path + (key,)), f"missing required key {key!r} in {what}")
-    return True
+# ---- the schema of pack.yaml: every key declared once ----
+
+PLAYERS = schema.Schema("players", "Player count range.", {
+    "min": schema.Field("int", "Fewest players."),
+    "max": schema.Field("int", "Most players."),
+})
+COLLECTION = schema.Schema("collection", "A file of game data that is not cards (a map, the pieces...).", {
+    "file": schema.Field("path", "The YAML file, relative to the pack."),
+    "doc": schema.Field("str", "What the data is, for designers.", ""),
+    "items": schema.Field("fieldtypes?", "The file is a list of mappings with these fields "
+                          "(name -> type, as card fields); an `id` field must be unique.", None),
+    "fields": schema.Field("fieldtypes?", "The file is one mapping with these fields (name -> type).", None),
+})
+KIND = schema.Schema("kind", "A card kind: its templates and typed fields.", {
+    "front": schema.Field("str", "Front template, a path below templates/."),
+    "back": schema.Field("str?", "Back template for two-faced cards; null uses the deck's back.", None),
+    "fields": schema.Field("fieldtypes", "Fields a card of this kind has: name -> type "
+                           "(int, text, ref:<collection>... ; '?' for optional).", {}),
+    "doc": schema.Field("str", "What this kind of card is, for designers.", ""),
+})
+DECK = schema.Schema("deck", "A deck: its cards, size and back.", {
+    "id": schema.Field("slug", "Deck id, unique in the pack."),
+    "name": schema.Field("text", "Text key of the deck's name."),
+    "card_size": schema.Field("size", "Named size (poker, bridge, tarot, mini, mini-euro, euro, square) "
+                              "or '63mm x 88mm'.", DEFAULT_CARD_SIZE),
+    "back": schema.Field("str?", "Back template for single-faced cards.", None),
+    "cards": schema.Field("path", "Card list file, relative to the pack."),
+})
+PACK = schema.Schema("pack.yaml", "The entry of a game pack.", {
+    "id": schema.Field("slug", "Pack id; the same as the folder name for shipped packs."),
+    "name": schema.Field("text", "Text key of the game's printed name."),
+    "languages": schema.Field("list:lang", "Declared languages; the first is the source language."),
+    "players": schema.Field(PLAYERS, "Player count range, e.g. {min: 1, max: 4}."),
+    "engine": schema.Field("str?", "Name of the rules engine (a `pnp.engines` entry point) that plays "
+                           "this game; none: the game is printed and checked only.", None),
+    "palette": schema.Field("map:color", "Named colours templates and components may use.", {}),
+    "collections": schema.Field(schema.Schema("", "collections", values=COLLECTION), "Game data files by "
+                                "name, each with the fields of its entries.", {}),
+    "components": schema.Field("path?", "What is printed besides cards (boards, parts, aids): "
+                               "a list of components, see the component types.", None),
+    "kinds": schema.Field(schema.Schema("", "kinds", values=KIND), "Card kinds: templates and typed fields.", {}),
+    "decks": schema.Field([DECK], "Decks in print order.", []),
+})
+CARD_KEYS = {
+    "id": schema.Field("slug", "Card id, unique in the pack."),
+    "kind": schema.Field("str", "The card's kind, one of pack.yaml's kinds."),
+    "quantity": schema.Field("int", "How many copies are printed.", 1),
+}
+MAX_QUANTITY = 1000   # copies of one card: more is a typo, not a deck (and would not fit memory)
 
 
-def _simple(source: Source, path: tuple, value: Any, spec: str, problems: Problems) -> bool:
-    message = schema.scalar_problem(spec, value)
-    if message:
-        problems.add(source.file, source.line(path), dotted(path), message, source.snippet(path))
-        return False
-    return True
+def _pack_file(root: Path, name: str, main: Source, path: tuple, problems: Problems) -> Path | None:
+    """`name` below the pack's folder; a path that leaves the pack is refused (paths never leave it)."""
+    target = (root / name)
+    try:
+        target.resolve().relative_to(root.resolve())
+    except ValueError:
+        problems.add("pack.path", main.file, main.line(path), dotted(path),
+                     f"{name!r} is outside the pack folder: a pack may only name its own files", main.snippet(path))
+        return None
+    return target
 
 
 def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True) -> Pack:
-    data = main.value
-    if not _check_mapping(main, (), data, schema.PACK_FIELDS, problems, "pack.yaml"):
+    if not isinstance(main.value, dict):
+        problems.add("schema.type", main.file, 1, "pack.yaml",
+                     f"expected a mapping for pack.yaml, got {schema.describe(main.value)}")
         raise DataError(problems.items)
-    pack_id = data.get("id", root.name)
-    _simple(main, ("id",), pack_id, "slug", problems)
-    _simple(main, ("name",), data.get("name"), "text", problems)
-    languages = data.get("languages") or []
-    if _simple(main, ("languages",), languages, "list:lang", problems) and not languages:
-        problems.add(main.file, main.line(("languages",)), "languages", "declare at least one language")
-    languages = [lang for lang in languages if isinstance(lang, str)] if isinstance(languages, list) else []
-    players = data.get("players") or {}
-    if _check_mapping(main, ("players",), players, {"min": schema.Field("int", ""), "max": schema.Field("int", "")},
-                      problems, "players"):
-        for bound in ("min", "max"):
-            if bound in players:
-                _simple(main, ("players", bound), players[bound], "int", problems)
-    palette = data.get("palette") or {}
-    if isinstance(palette, dict):
-        for name, colour in palette.items():
-            _simple(main, ("palette", name), colour, "color", problems)
-
-    collections = _read_collections(root, main, data.get("collections") or {}, problems)
+    checker = schema.Validator(main, problems)
+    data = checker.check(main.value, PACK)
+    pack_id = data.get("id") or root.name
+    languages = [lang for lang in data.get("languages") or [] if isinstance(lang, str)]
+    if "languages" in main.value and not languages and not problems:
+        problems.add("schema.value", main.file, main.line(("languages",)), "languages", "declare at least one language")
+    checkers = [checker]
+    collections = _read_collections(root, main, data.get("collections") or {}, problems, checkers)
+    components, components_source = _read_components(root, main, data.get("components"), problems, checkers)
     kinds = _read_kinds(main, data.get("kinds") or {}, problems)
     texts, text_sources, text_locations = _read_texts(root, languages, problems)
     template_dirs = [root / "templates", TEMPLATES_DIR]
-    decks = _read_decks(root, main, data.get("decks"), kinds, collections, problems)
+    decks = _read_decks(root, main, data.get("decks") or [], kinds, problems, checkers)
+    _check_refs(checkers, collections, problems)
+    sources = {"pack": main, **{f"collection:{k}": v for k, (v, _) in collections.items()}, **text_sources}
+    if components_source is not None:
+        sources["components"] = components_source
     pack = Pack(id=str(pack_id), root=root, name=str(data.get("name")), languages=languages,
-                players=players if isinstance(players, dict) else {}, palette=palette if isinstance(palette, dict) else {},
-                collections={name: src.value for name, src in collections.items()}, kinds=kinds, decks=decks,
-                texts=texts, template_dirs=template_dirs,
-                sources={"pack": main, **{f"collection:{k}": v for k, v in collections.items()}, **text_sources},
-                text_locations=text_locations)
-    _check_text_keys(pack, main, problems, strict)
+                players=data.get("players") or {}, palette=data.get("palette") or {},
+                collections={name: value for name, (_, value) in collections.items()}, kinds=kinds, decks=decks,
+                texts=texts, template_dirs=template_dirs, sources=sources, text_locations=text_locations,
+                engine=data.get("engine"), components=components)
+    _check_text_keys(pack, [use for c in checkers for use in c.texts], problems, strict)
     return pack
 
 
-def _read_collections(root: Path, main: Source, declared: Any, problems: Problems) -> dict[str, Source]:
-    out: dict[str, Source] = {}
-    if not isinstance(declared, dict):
-        problems.add(main.file, main.line(("collections",)), "collections", "expected a mapping name -> file")
-        return out
-    for name, file_name in declared.items():
-        if not _simple(main, ("collections", name), file_name, "str", problems):
+def _read_collections(root: Path, main: Source, declared: dict, problems: Problems,
+                      checkers: list[schema.Validator]) -> dict[str, tuple[Source, Any]]:
+    out: dict[str, tuple[Source, Any]] = {}
+    for name, body in declared.items():
+        path = ("collections", name)
+        if not body or "file" not in body:
             continue
-        source = load_source(root / file_name, problems)
-        if source is not None:
-            out[name] = source
+        items, fields = body.get("items"), body.get("fields")
+        if (items is None) == (fields is None):
+            problems.add("schema.missing-key", main.file, main.line(path), dotted(path),
+                         f"collection {name!r} must declare either `items` (a list of entries) or `fields` "
+                         "(one mapping), with the type of every field")
+            continue
+        declared_fields = items if items is not None else fields
+        where = path + ("items" if items is not None else "fields",)
+        spec = _declared_schema(main, where, declared_fields, f"{name} entry" if items is not None else
+                                f"{name} ({body['file']})", problems)
+        if spec is None:
+            continue
+        file = _pack_file(root, body["file"], main, path + ("file",), problems)
+        source = load_source(file, problems) if file is not None else None
+        if source is None:
+            continue
+        checker = schema.Validator(source, problems)
+        value = checker.check(source.value, [spec] if items is not None else spec)
+        checkers.append(checker)
+        out[str(name)] = (source, value)
     return out
 
 
-def _read_kinds(main: Source, declared: Any, problems: Problems) -> dict[str, Kind]:
+def _read_components(root: Path, main: Source, name: str | None, problems: Problems,
+                     checkers: list[schema.Validator]) -> tuple[list, Source | None]:
+    if not name:
+        return [], None
+    file = _pack_file(root, name, main, ("components",), problems)
+    source = load_source(file, problems) if file is not None else None
+    if source is None:
+        return [], None
+    checker = schema.Validator(source, problems, label=lambda path: _component_label(path))
+    value = checker.check(source.value, [COMPONENT])
+    checkers.append(checker)
+    return value, source
+
+
+def _component_label(path: tuple) -> str:
+    return "components" + dotted(path) if path and isinstance(path[0], int) else dotted(path)
+
+
+def _declared_schema(main: Source, path: tuple, declared: Any, what: str, problems: Problems) -> schema.Schema | None:
+    """The schema written in pack.yaml (card fields, collection entries), or None with problems."""
+    bad = schema.bad_declared_types(declared)
+    for sub, value in bad:
+        where = path + sub
+        problems.add("schema.type", main.file, main.line(where), dotted(where),
+                     f"unknown field type {value!r} ({schema.TYPE_HELP})", main.snippet(where))
+    if bad:
+        return None
+    spec = schema.declared_type(declared, what)
+    return spec if isinstance(spec, schema.Schema) else None
+
+
+def _read_kinds(main: Source, declared: dict, problems: Problems) -> dict[str, Kind]:
     kinds: dict[str, Kind] = {}
-    if not isinstance(declared, dict):
-        problems.add(main.file, main.line(("kinds",)), "kinds", "expected a mapping kind -> definition")
-        return kinds
     for kind_id, body in declared.items():
         path = ("kinds", kind_id)
-        if not _check_mapping(main, path, body, schema.KIND_FIELDS, problems, f"kind {kind_id!r}"):
+        if not isinstance(body, dict) or "front" not in body:
             continue
         fields = body.get("fields") or {}
-        if not isinstance(fields, dict):
-            problems.add(main.file, main.line(path + ("fields",)), dotted(path + ("fields",)), "expected a mapping name -> type")
-            fields = {}
-        for name, spec in fields.items():
-            if name in schema.CARD_KEYS:
-                problems.add(main.file, main.line(path + ("fields", name)), dotted(path + ("fields", name)),
-                             f"{name!r} is reserved for every card")
-            elif not (isinstance(spec, str) and schema.FIELD_TYPE.match(spec)):
-                problems.add(main.file, main.line(path + ("fields", name)), dotted(path + ("fields", name)),
-                             f"unknown field type {spec!r} (use int, number, bool, str, text, color, "
-                             "enum:a|b, ref:<collection>, list:<type>; add '?' for optional)")
-        front = body.get("front")
-        _simple(main, path + ("front",), front, "str", problems)
-        _simple(main, path + ("back",), body.get("back"), "str?", problems)
-        kinds[str(kind_id)] = Kind(str(kind_id), str(front), body.get("back"), {str(k): str(v) for k, v in fields.items()})
+        for name in fields:
+            if name in CARD_KEYS:
+                problems.add("schema.invalid", main.file, main.line(path + ("fields", name)),
+                             dotted(path + ("fields", name)), f"{name!r} is reserved for every card")
+        spec = _declared_schema(main, path + ("fields",), {k: v for k, v in fields.items() if k not in CARD_KEYS},
+                                f"{kind_id} card", problems)
+        card_schema = schema.Schema("", f"a {kind_id} card", {**CARD_KEYS, **(spec.fields if spec else {})})
+        kinds[str(kind_id)] = Kind(str(kind_id), str(body["front"]), body.get("back"),
+                                   {str(k): v for k, v in fields.items() if isinstance(v, str)}, card_schema)
     return kinds
 
 
@@ -259,7 +333,57 @@ def _read_texts(root: Path, languages: list[str], problems: Problems) -> tuple[d
             sources[f"text:{lang}"] = source
             locations[lang] = where
         texts[lang] = flat
+    _check_text_typos(texts, sources, locations, problems)
+    _check_hash_typos(root, locations, problems)
     return texts, sources, locations
+
+
+def _check_hash_typos(root: Path, locations: dict[str, dict[str, tuple[Path, int]]], problems: Problems) -> None:
+    """The translator tool's hash file names languages and keys of the text files; a misspelt one
+    (with the key it was meant to be close by and unhashed) is an error on its line."""
+    if not hash_file(root).is_file():
+        return
+    source = load_source(hash_file(root), problems)
+    if source is None or not isinstance(source.value, dict):
+        return
+    for lang, hashes in source.value.items():
+        if lang not in locations:
+            problems.add("schema.unknown-key", source.file, source.line((lang,)), str(lang),
+                         f"unknown language {lang!r}{schema.did_you_mean(str(lang), list(locations))} "
+                         f"(the pack declares: {', '.join(locations)})", source.snippet((lang,)), unknown=lang)
+            continue
+        if not isinstance(hashes, dict):
+            continue
+        unhashed = [key for key in locations[lang] if key not in hashes]
+        for key in hashes:
+            guess = schema.closest(str(key), unhashed) if key not in locations[lang] else None
+            if guess:
+                problems.add("schema.unknown-key", source.file, source.line((lang, key)), f"{lang}.{key}",
+                             f"unknown text key {key!r}; did you mean {guess!r}?", source.snippet((lang, key)),
+                             unknown=key, suggestion=guess)
+
+
+def _check_text_typos(texts: dict[str, dict], sources: dict[str, Source],
+                      locations: dict[str, dict[str, tuple[Path, int]]], problems: Problems) -> None:
+    """A key that only one language has, while a close key the others have is missing there, is a
+    typo (`titel:` for `title:`): one error on its line, and the key it was meant to be is not
+    reported missing again (`typo_for` in the problem's detail). A new key the other languages
+    have not translated yet is not a typo: the language still has every key the others have."""
+    if len(texts) < 2:
+        return
+    for lang, flat in texts.items():
+        others = set().union(*(set(t) for other, t in texts.items() if other != lang))
+        missing_here = sorted(others - set(flat))
+        for key in sorted(set(flat) - others):
+            guess = schema.closest(key, missing_here)
+            if guess is None or key not in locations.get(lang, {}):
+                continue
+            file, line = locations[lang][key]
+            source = sources[f"text:{lang}"]
+            problems.add("schema.unknown-key", file, line, key,
+                         f"unknown text key {key!r} (no other language has it); did you mean {guess!r}, "
+                         f"which text/{lang}.yaml lacks?", source.snippet(tuple(key.split("."))),
+                         unknown=key, suggestion=guess, typo_for=guess, language=lang, lang=lang)
 
 
 def _flatten(source: Source, path: tuple, value: Any, out: dict[str, str], problems: Problems,
@@ -270,7 +394,7 @@ def _flatten(source: Source, path: tuple, value: Any, out: dict[str, str], probl
         key = ".".join(str(p) for p in path)
         forms = {str(cat): str(text) for cat, text in value.items()}
         for message in check_forms(lang, forms):
-            problems.add(source.file, source.line(path), dotted(path), message, source.snippet(path))
+            problems.add("text.plural", source.file, source.line(path), dotted(path), message, source.snippet(path))
         out[key] = PluralText(forms)
         if where is not None:
             where[key] = (source.file, source.line(path))
@@ -285,12 +409,11 @@ def _flatten(source: Source, path: tuple, value: Any, out: dict[str, str], probl
     elif value is None and not path:
         return
     else:
-        problems.add(source.file, source.line(path), dotted(path), f"expected text, got {schema.describe(value)}",
+        problems.add("schema.type", source.file, source.line(path), dotted(path), f"expected text, got {schema.describe(value)}",
                      source.snippet(path))
 
 
-def _collection_ids(collection: Source) -> set:
-    value = collection.value
+def _collection_ids(value: Any) -> set:
     if isinstance(value, list):
         return {item.get("id") for item in value if isinstance(item, dict)}
     if isinstance(value, dict):
@@ -298,114 +421,108 @@ def _collection_ids(collection: Source) -> set:
     return set()
 
 
-def _read_decks(root: Path, main: Source, declared: Any, kinds: dict[str, Kind],
-                collections: dict[str, Source], problems: Problems) -> list[Deck]:
+def _check_refs(checkers: list[schema.Validator], collections: dict[str, tuple[Source, Any]],
+                problems: Problems) -> None:
+    """Every `ref:` value is an id of its collection; every `collection` value a declared collection."""
+    for checker in checkers:
+        for ref in checker.refs:
+            if ref.collection == schema.COLLECTIONS:
+                if ref.value not in collections:
+                    problems.add("schema.reference", ref.file, ref.line, ref.where,
+                                 f"no collection {ref.value!r}{schema.did_you_mean(ref.value, list(collections))} "
+                                 f"(the pack declares: {', '.join(collections) or 'none'})", ref.snippet)
+                continue
+            if ref.collection not in collections:
+                problems.add("schema.reference", ref.file, ref.line, ref.where,
+                             f"refers to collection {ref.collection!r}, which the pack does not declare")
+                continue
+            source, value = collections[ref.collection]
+            ids = _collection_ids(value)
+            if ref.value not in ids:
+                problems.add("schema.reference", ref.file, ref.line, ref.where,
+                             f"{ref.value!r} is not an id in {ref.collection} ({source.file.name})"
+                             f"{schema.did_you_mean(str(ref.value), sorted(map(str, ids)))}",
+                             ref.snippet)
+
+
+def _read_decks(root: Path, main: Source, declared: list, kinds: dict[str, Kind], problems: Problems,
+                checkers: list[schema.Validator]) -> list[Deck]:
     decks: list[Deck] = []
-    if not isinstance(declared, list):
-        if declared is not None:
-            problems.add(main.file, main.line(("decks",)), "decks", f"expected a list of decks, got {schema.describe(declared)}")
-        return decks
     seen_cards: dict[str, tuple[Path, int]] = {}
     seen_decks: set[str] = set()
     for index, body in enumerate(declared):
         path = ("decks", index)
-        if not _check_mapping(main, path, body, schema.DECK_FIELDS, problems, f"deck #{index + 1}"):
-            continue
         deck_id = body.get("id")
-        if not _simple(main, path + ("id",), deck_id, "slug", problems):
+        if not isinstance(deck_id, str) or "cards" not in body:
             continue
         if deck_id in seen_decks:
-            problems.add(main.file, main.line(path + ("id",)), dotted(path + ("id",)), f"duplicate deck id {deck_id!r}")
+            problems.add("decks.duplicate-id", main.file, main.line(path + ("id",)), dotted(path + ("id",)),
+                         f"duplicate deck id {deck_id!r}")
         seen_decks.add(deck_id)
-        size_spec = body.get("card_size", DEFAULT_CARD_SIZE)
-        try:
-            size = card_size_pt(size_spec)
-        except ValueError as error:
-            problems.add(main.file, main.line(path + ("card_size",)), dotted(path + ("card_size",)), str(error))
-            size = card_size_pt(DEFAULT_CARD_SIZE)
-        _simple(main, path + ("back",), body.get("back"), "str?", problems)
+        size = card_size_pt(body["card_size"]) if schema.scalar_problem("size", body["card_size"]) is None \
+            else card_size_pt(DEFAULT_CARD_SIZE)
         cards: list[Card] = []
-        if _simple(main, path + ("cards",), body.get("cards"), "str", problems):
-            source = load_source(root / body["cards"], problems)
-            if source is not None:
-                cards = _read_cards(source, deck_id, kinds, collections, seen_cards, problems)
-        decks.append(Deck(deck_id, str(body.get("name")), size, body.get("back"), cards, root / str(body.get("cards"))))
+        file = _pack_file(root, body["cards"], main, path + ("cards",), problems)
+        source = load_source(file, problems) if file is not None else None
+        if source is not None:
+            cards = _read_cards(source, deck_id, kinds, seen_cards, problems, checkers)
+        decks.append(Deck(deck_id, str(body.get("name")), size, body.get("back"), cards, root / str(body["cards"])))
     return decks
 
 
-def _read_cards(source: Source, deck_id: str, kinds: dict[str, Kind], collections: dict[str, Source],
-                seen: dict[str, tuple[Path, int]], problems: Problems) -> list[Card]:
+def _card_label(value: Any, path: tuple) -> str:
+    """'card tomb-01.deceased' for a key path (index, key, ...) in a card file."""
+    if not path or not isinstance(path[0], int):
+        return dotted(path)
+    body = value[path[0]] if isinstance(value, list) and path[0] < len(value) else None
+    card_id = body.get("id") if isinstance(body, dict) else None
+    label = f"card {card_id}" if isinstance(card_id, str) else f"card #{path[0] + 1}"
+    rest = dotted(path[1:])
+    return f"{label}.{rest}" if rest else label
+
+
+def _read_cards(source: Source, deck_id: str, kinds: dict[str, Kind], seen: dict[str, tuple[Path, int]],
+                problems: Problems, checkers: list[schema.Validator]) -> list[Card]:
     cards: list[Card] = []
     if not isinstance(source.value, list):
-        problems.add(source.file, 1, "", f"expected a list of cards, got {schema.describe(source.value)}")
+        problems.add("schema.type", source.file, 1, "", f"expected a list of cards, got {schema.describe(source.value)}")
         return cards
+    checker = schema.Validator(source, problems, label=lambda path: _card_label(source.value, path))
+    checkers.append(checker)
     for index, body in enumerate(source.value):
         path = (index,)
         line = source.line(path)
         if not isinstance(body, dict):
-            problems.add(source.file, line, f"[{index}]", f"expected a card mapping, got {schema.describe(body)}")
+            checker.add("schema.type", path, f"expected a card mapping, got {schema.describe(body)}")
             continue
-        card_id = body.get("id")
-        label = f"card {card_id}" if isinstance(card_id, str) else f"card #{index + 1}"
-        if "id" not in body:
-            problems.add(source.file, line, f"{label}.id", "missing required key 'id'")
-        elif _simple(source, path + ("id",), card_id, "slug", problems):
-            if card_id in seen:
-                first_file, first_line = seen[card_id]
-                problems.add(source.file, source.line(path + ("id",)), f"{label}.id",
-                             f"duplicate card id {card_id!r} (first in {first_file.name}:{first_line})")
-            else:
-                seen[card_id] = (source.file, source.line(path + ("id",)))
         kind_id = body.get("kind")
         kind = kinds.get(kind_id) if isinstance(kind_id, str) else None
-        if "kind" not in body:
-            problems.add(source.file, line, f"{label}.kind", "missing required key 'kind'")
-        elif kind is None:
-            problems.add(source.file, source.line(path + ("kind",)), f"{label}.kind",
-                         f"unknown kind {kind_id!r} (known: {', '.join(kinds) or 'none'})", source.snippet(path + ("kind",)))
-        quantity = body.get("quantity", 1)
-        if _simple(source, path + ("quantity",), quantity, "int", problems) and quantity < 1:
-            problems.add(source.file, source.line(path + ("quantity",)), f"{label}.quantity", "quantity must be at least 1")
-            quantity = 1
+        if "kind" in body and kind is None:
+            checker.add("schema.unknown-kind", path + ("kind",), f"unknown kind {kind_id!r}"
+                        f"{schema.did_you_mean(str(kind_id), list(kinds))} (known: {', '.join(kinds) or 'none'})")
+        card_schema = kind.schema if kind is not None else schema.Schema("", "a card", dict(CARD_KEYS))
+        if kind is None:   # check what every card has; its kind's fields cannot be known
+            body = {k: v for k, v in body.items() if k in CARD_KEYS}
+        checked = checker.check(body, card_schema, path)
+        card_id = checked.get("id")
+        if isinstance(card_id, str) and "id" in body and schema.scalar_problem("slug", card_id) is None:
+            if card_id in seen:
+                first_file, first_line = seen[card_id]
+                checker.add("cards.duplicate-id", path + ("id",),
+                            f"duplicate card id {card_id!r} (first in {first_file.name}:{first_line})")
+            else:
+                seen[card_id] = (source.file, source.line(path + ("id",)))
+        quantity = checked.get("quantity", 1)
         if not isinstance(quantity, int) or isinstance(quantity, bool):
             quantity = 1
-        fields = {k: v for k, v in body.items() if k not in schema.CARD_KEYS}
-        if kind is not None:
-            _check_card_fields(source, path, label, fields, kind, collections, problems)
+        elif not 1 <= quantity <= MAX_QUANTITY:
+            checker.add("schema.value", path + ("quantity",), f"quantity must be from 1 to {MAX_QUANTITY}")
+            quantity = 1
+        if kind is None:
+            continue
+        fields = {k: v for k, v in checked.items() if k not in CARD_KEYS}
         cards.extend(expand_quantities(str(card_id), str(kind_id), deck_id, quantity, fields, source.file, line))
     return cards
-
-
-def _check_card_fields(source: Source, path: tuple, label: str, fields: dict, kind: Kind,
-                       collections: dict[str, Source], problems: Problems) -> None:
-    for name, value in fields.items():
-        if name not in kind.fields:
-            problems.add(source.file, source.line(path + (name,)), f"{label}.{name}",
-                         f"unknown key {name!r} for a {kind.id} card (known: {', '.join(['id', 'kind', 'quantity', *kind.fields])})",
-                         source.snippet(path + (name,)))
-    for name, spec in kind.fields.items():
-        if name not in fields:
-            if not spec.endswith("?"):
-                problems.add(source.file, source.line(path), f"{label}.{name}", f"missing required key {name!r} ({spec})")
-            continue
-        value = fields[name]
-        message = schema.scalar_problem(spec, value)
-        if message:
-            problems.add(source.file, source.line(path + (name,)), f"{label}.{name}", message, source.snippet(path + (name,)))
-            continue
-        base = spec.rstrip("?").removeprefix("list:")
-        if base.startswith("ref:") and value is not None:
-            target = base[4:]
-            if target not in collections:
-                problems.add(source.file, source.line(path + (name,)), f"{label}.{name}",
-                             f"refers to collection {target!r}, which the pack does not declare")
-                continue
-            ids = _collection_ids(collections[target])
-            for item in value if isinstance(value, list) else [value]:
-                if item not in ids:
-                    problems.add(source.file, source.line(path + (name,)), f"{label}.{name}",
-                                 f"{item!r} is not an id in {target} ({collections[target].file.name})",
-                                 source.snippet(path + (name,)))
 
 
 def expand_quantities(card_id: str, kind: str, deck: str, quantity: int, fields: dict,
@@ -425,30 +542,22 @@ def fallback_language(pack: Pack, lang: str) -> str | None:
     return None
 
 
-def _check_text_keys(pack: Pack, main: Source, problems: Problems, strict: bool = True) -> None:
-    """Every printed text key exists in every declared language. Not strict: a missing text (a
-    printed key, or any key of the source language or English) takes the fallback language's text
-    and becomes a warning."""
-    wanted: list[tuple[str, Path, int, str]] = [(pack.name, main.file, main.line(("name",)), "name")]
-    for index, deck in enumerate(pack.decks):
-        wanted.append((deck.name, main.file, main.line(("decks", index, "name")), f"decks[{index}].name"))
-    seen_bases: set[str] = set()
-    for card in pack.cards():
-        if card.base_id in seen_bases or card.kind not in pack.kinds:
-            continue
-        seen_bases.add(card.base_id)
-        for name, spec in pack.kinds[card.kind].fields.items():
-            if spec.rstrip("?").removeprefix("list:") != "text" or card.fields.get(name) is None:
-                continue
-            values = card.fields[name] if isinstance(card.fields[name], list) else [card.fields[name]]
-            for key in values:
-                wanted.append((str(key), card.file, card.line, f"card {card.base_id}.{name}"))
+def _check_text_keys(pack: Pack, uses: list[schema.TextUse], problems: Problems, strict: bool = True) -> None:
+    """Every text key the data names (pack, decks, cards, collections, components) exists in every
+    declared language. Not strict: a missing text takes the fallback language's text and becomes a
+    warning."""
+    wanted = [(use.key, use.file, use.line, use.where) for use in uses]
     if not strict:
         _fill_from_fallback(pack, wanted)
+    # a key a text file misspelt is reported once, on the misspelling (_check_text_typos)
+    reported = {(p.get("typo_for"), p.get("language")) for p in problems.items if p.get("typo_for")}
     for key, file, line, where in wanted:
         for lang in pack.languages:
-            if key not in pack.texts.get(lang, {}):
-                problems.add(file, line, where, f"text key {key!r} has no {lang!r} text (add it to text/{lang}.yaml)")
+            if key not in pack.texts.get(lang, {}) and (key, lang) not in reported:
+                reported.add((key, lang))
+                problems.add("text.missing", file, line, where,
+                             f"text key {key!r} has no {lang!r} text (add it to text/{lang}.yaml)",
+                             text_key=key, language=lang)
 
 
 def _fill_from_fallback(pack: Pack, wanted: list[tuple[str, Path, int, str]]) -> None:
@@ -470,4 +579,5 @@ def _fill_from_fallback(pack: Pack, wanted: list[tuple[str, Path, int, str]]) ->
             texts[key] = pack.texts[source][key]
             pack.warnings.append(Problem(display_path(file), line, where,
                                          f"text key {key!r} has no {lang!r} text: using the {source!r} text "
-                                         f"(add it to text/{lang}.yaml)"))
+                                         f"(add it to text/{lang}.yaml)", code="text.missing",
+                                         detail=(("language", lang), ("text_key", key))))

@@ -14,6 +14,8 @@ import pypdfium2 as pdfium
 from PIL import Image
 from reportlab.pdfgen import canvas
 
+from pnp.units import PT_PER_IN
+
 PREVIEW_DPI = 150
 CONTACT_COLUMNS = 10
 CONTACT_SCALE = 0.5
@@ -34,7 +36,7 @@ def _faces_pdf(drawings: list) -> bytes:
 def rasterize(drawings: list, dpi: int = PREVIEW_DPI) -> list[Image.Image]:
     document = pdfium.PdfDocument(_faces_pdf(drawings))
     try:
-        return [page.render(scale=dpi / 72.0).to_pil().convert("RGB") for page in document]
+        return [page.render(scale=dpi / PT_PER_IN).to_pil().convert("RGB") for page in document]
     finally:
         document.close()
 

@@ -31,6 +31,7 @@ PAPER_SIZES_MM: dict[str, tuple[float, float]] = {  # portrait (w, h)
     "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),
 }
+PAPERS: tuple[str, ...] = tuple(PAPER_SIZES_MM)  # the papers a build can print on
 
 # Calibration sheet
 CALIBRATION_SCALE_MM = 5.0       # the back scale spans +-5 mm

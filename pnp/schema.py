@@ -1,55 +1,112 @@
-"""The data-pack schema: every key a pack file may hold, its type and what it means.
+"""The data schema: every key any YAML file of a pack may hold, its type, default and meaning.
 
-Kept as data (one `Field` per key with its docstring) so the loader, the error messages and the
-docs all read the same definition. Unknown keys are errors.
+Each field is declared once, as a `Field` with a one-line docstring, inside a `Schema`; the loader
+validates with it (`Validator`), the messages quote it (did-you-mean, the accepted keys) and the
+docs (`pnp schema`, docs/reference.md) and the editor's JSON Schema (`pnp schema --json`) are
+written from it. Unknown keys are errors everywhere.
+
+Type specs (strings), the same for built-in files, card kinds and pack-declared collections:
+
+    int number bool str text color slug lang length size path
+    enum:a|b|c   ref:<collection>   list:<type>   map:<type>   <type>?   (optional: may be null)
+
+`text` is a text key (looked up in text/<lang>.yaml, must exist in every declared language);
+`length` is a length such as "18mm", "0.5in" or "12pt" (a bare number is millimetres) and is
+converted to millimetres once, here; `size` a card size (poker, bridge... or "63mm x 88mm");
+`path` a file inside the pack; `collection` the name of a collection the pack declares. A nested `Schema` (or a list of one) describes mappings.
 """
 from __future__ import annotations
 
+import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
+
+from pnp.errors import Problems
+from pnp.yamlsource import Source, dotted
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "required"
+
+
+REQUIRED: Any = _Required()
 
 
 @dataclass(frozen=True)
 class Field:
-    check: str          # a type spec understood by `type_problem`
+    type: Any           # a type spec (str), a Schema, a OneOf, or [Schema] for a list of mappings
     doc: str
-    required: bool = True
+    default: Any = REQUIRED
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
 
 
-PACK_FIELDS: dict[str, Field] = {
-    "id": Field("slug", "Pack id; the same as the folder name for shipped packs."),
-    "name": Field("text", "Text key of the game's printed name."),
-    "languages": Field("list:lang", "Declared languages; the first is the source language."),
-    "players": Field("players", "Player count range, e.g. {min: 1, max: 4}."),
-    "palette": Field("map:color", "Named colours templates may use.", required=False),
-    "collections": Field("map:str", "Game data files by name, e.g. map: map.yaml.", required=False),
-    "kinds": Field("map:kind", "Card kinds: templates and typed fields.", required=False),
-    "decks": Field("list:deck", "Decks in print order."),
-    "templates": Field("str", "Template folder below templates/ (default: the pack id).", required=False),
-}
+@dataclass
+class Schema:
+    """A mapping with declared keys (`fields`), or an open mapping name -> `values`."""
 
-KIND_FIELDS: dict[str, Field] = {
-    "front": Field("str", "Front template, a path below templates/."),
-    "back": Field("str?", "Back template for two-faced cards; null uses the deck's back.", required=False),
-    "fields": Field("map:fieldtype", "Fields a card of this kind has: name -> type.", required=False),
-    "doc": Field("str", "What this kind of card is, for designers.", required=False),
-}
+    name: str
+    doc: str
+    fields: dict[str, Field] = field(default_factory=dict)
+    values: Any = None          # open mapping: the type of every value (keys are names)
+    unique: str | None = "id"   # in a list of these, this key's values must be unique
 
-DECK_FIELDS: dict[str, Field] = {
-    "id": Field("slug", "Deck id, unique in the pack."),
-    "name": Field("text", "Text key of the deck's name."),
-    "card_size": Field("size", "Named size (poker, bridge, ...) or '63mm x 88mm'.", required=False),
-    "back": Field("str?", "Back template for single-faced cards.", required=False),
-    "cards": Field("str", "Card list file, relative to the pack."),
-}
+    def __post_init__(self) -> None:
+        if self.name:
+            SCHEMAS.setdefault(self.name, self)
 
-CARD_KEYS = {"id", "kind", "quantity"}
+
+@dataclass
+class OneOf:
+    """A mapping whose `tag` key picks its schema (components and rules by `type`); in a list of
+    them, the `unique` key must not repeat."""
+
+    name: str
+    doc: str
+    tag: str
+    choices: Callable[[], dict[str, Schema]]
+    unique: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name:
+            SCHEMAS.setdefault(self.name, self)
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    """A value of the first of `specs` that fits it; `what` names them all in messages."""
+
+    specs: tuple
+    what: str
+
+    def __str__(self) -> str:
+        return self.what
+
+
+SCHEMAS: dict[str, Schema | OneOf] = {}   # every named schema, for the reference and JSON Schema
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}){1,2}$")
 LANGUAGE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]+)?$")
-FIELD_TYPE = re.compile(r"^(?:list:)?(?:int|number|bool|str|text|color|enum:[^|]+(?:\|[^|]+)*|ref:[a-z0-9_-]+)\??$")
+SCALARS = ("int", "number", "bool", "str", "text", "color", "slug", "lang", "length", "size", "path",
+           "collection", "fieldtypes", "any")
+FIELD_TYPE = re.compile(r"^(?:(?:list|map):)*(?:" + "|".join(SCALARS) +
+                        r"|enum:[^|?]+(?:\|[^|?]+)*|ref:[a-z0-9_-]+)\??$")
+
+SCALAR_NAMES = {
+    "int": "a whole number", "number": "a number", "bool": "true or false", "str": "text",
+    "text": "a text key", "color": "a colour like '#a0b0c0'",
+    "slug": "an id of lower-case letters, digits, '-' or '_'", "lang": "a language code like 'it'",
+    "length": "a length like '18mm', '0.5in' or '12pt'", "size": "a card size like 'poker' or '63mm x 88mm'",
+    "path": "a file path inside the pack",
+    "collection": "the name of a collection declared in pack.yaml",
+    "fieldtypes": "field types: a mapping name -> type",
+    "any": "any value (its meaning is checked by whoever reads it)",
+}
 
 
 def describe(value: Any) -> str:
@@ -68,8 +125,44 @@ def describe(value: Any) -> str:
     return type(value).__name__
 
 
+def closest(word: str, known: list[str]) -> str | None:
+    """The known word `word` was most probably meant to be, if any is close."""
+    close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, known: list[str]) -> str:
+    """'; did you mean 'pitch'?' or nothing, to follow a message."""
+    guess = closest(word, known)
+    return f"; did you mean {guess!r}?" if guess else ""
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "int": _is_int,
+    "number": _is_number,
+    "bool": lambda v: isinstance(v, bool),
+    "str": lambda v: isinstance(v, str),
+    "text": lambda v: isinstance(v, str) and bool(v.strip()),
+    "color": lambda v: isinstance(v, str) and bool(COLOR.match(v)),
+    "slug": lambda v: isinstance(v, str) and bool(SLUG.match(v)),
+    "lang": lambda v: isinstance(v, str) and bool(LANGUAGE.match(v)),
+    "path": lambda v: isinstance(v, str) and bool(v.strip()),
+    "collection": lambda v: isinstance(v, str) and bool(SLUG.match(v)),
+    "fieldtypes": lambda v: isinstance(v, dict),   # each type is checked by the reader (declared_type)
+    "any": lambda v: True,                          # a game's own position format: the engine checks it
+}
+
+
 def scalar_problem(spec: str, value: Any) -> str | None:
-    """None when `value` fits the card-field type `spec`, else what is wrong (refs checked elsewhere)."""
+    """None when `value` fits the scalar type `spec` (refs are checked by the caller)."""
     optional = spec.endswith("?")
     spec = spec.rstrip("?")
     if value is None:
@@ -82,26 +175,250 @@ def scalar_problem(spec: str, value: Any) -> str | None:
             if problem:
                 return problem
         return None
-    checks: dict[str, Callable[[Any], bool]] = {
-        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-        "bool": lambda v: isinstance(v, bool),
-        "str": lambda v: isinstance(v, str),
-        "text": lambda v: isinstance(v, str),
-        "color": lambda v: isinstance(v, str) and bool(COLOR.match(v)),
-        "slug": lambda v: isinstance(v, str) and bool(SLUG.match(v)),
-        "lang": lambda v: isinstance(v, str) and bool(LANGUAGE.match(v)),
-    }
-    names = {"int": "a whole number", "number": "a number", "bool": "true or false", "str": "text",
-             "text": "a text key", "color": "a colour like '#a0b0c0'",
-             "slug": "an id of lower-case letters, digits, '-' or '_'", "lang": "a language code like 'it'"}
     if spec.startswith("enum:"):
         allowed = spec[5:].split("|")
-        return None if str(value) in allowed else f"expected one of {', '.join(allowed)}, got {describe(value)}"
+        return None if str(value) in allowed and not isinstance(value, (bool, list, dict)) else \
+            f"expected one of {', '.join(allowed)}, got {describe(value)}"
     if spec.startswith("ref:"):
         return None if isinstance(value, (str, int)) and not isinstance(value, bool) else \
             f"expected an id, got {describe(value)}"
-    check = checks.get(spec)
+    if spec in ("length", "size"):
+        from pnp.units import card_size_pt, to_mm
+        try:
+            to_mm(value) if spec == "length" else card_size_pt(value)
+        except (ValueError, TypeError):
+            return f"expected {SCALAR_NAMES[spec]}, got {describe(value)}"
+        return None
+    check = _CHECKS.get(spec)
     if check is None:
         return f"unknown type {spec!r}"
-    return None if check(value) else f"expected {names[spec]}, got {describe(value)}"
+    return None if check(value) else f"expected {SCALAR_NAMES[spec]}, got {describe(value)}"
+
+
+def type_name(spec: Any) -> str:
+    """A type spec as the reference writes it."""
+    if isinstance(spec, (Schema, OneOf)):
+        return spec.name or "mapping"
+    if isinstance(spec, list):
+        return f"list of {type_name(spec[0])}"
+    return str(spec)
+
+
+COLLECTIONS = "@collections"   # RefUse.collection of a `collection` value: a collection's name
+
+
+@dataclass
+class TextUse:
+    key: str
+    file: Any
+    line: int
+    where: str
+
+
+@dataclass
+class RefUse:
+    collection: str
+    value: Any
+    file: Any
+    line: int
+    where: str
+    snippet: str
+
+
+class Validator:
+    """Checks YAML values of one file against a schema, reporting into `problems`.
+
+    `check` returns the value as the program should see it: defaults filled in, lengths in mm.
+    Text keys and references met on the way are collected (`texts`, `refs`) for the caller, who
+    knows the languages and the collections."""
+
+    def __init__(self, source: Source, problems: Problems, label: Callable[[tuple], str] | None = None):
+        self.source = source
+        self.problems = problems
+        self.texts: list[TextUse] = []
+        self.refs: list[RefUse] = []
+        self.label = label or dotted
+
+    def add(self, code: str, path: tuple, message: str, **detail: Any) -> None:
+        self.problems.add(code, self.source.file, self.source.line(path), self.label(path) or self.source.file.name,
+                          message, self.source.snippet(path), **detail)
+
+    def check(self, value: Any, spec: Any, path: tuple = ()) -> Any:
+        if isinstance(spec, Schema):
+            return self.mapping(value, spec, path)
+        if isinstance(spec, OneOf):
+            return self.one_of(value, spec, path)
+        if isinstance(spec, list):
+            return self.records(value, spec[0], path)
+        if isinstance(spec, AnyOf):
+            for option in spec.specs:
+                trial = type(self)(self.source, Problems(), self.label)
+                checked = trial.check(value, option, path)
+                if not trial.problems:
+                    self.texts += trial.texts
+                    self.refs += trial.refs
+                    return checked
+            self.add("schema.type", path, f"expected {spec.what}, got {describe(value)}", expected=spec.what)
+            return value
+        optional = spec.endswith("?")
+        base = spec.rstrip("?")
+        if base == "any":       # anything, null included: whoever reads it checks it
+            return value
+        if value is None:
+            if not optional:
+                self.add("schema.type", path, "a value is required")
+            return None
+        if base.startswith("list:"):
+            if not isinstance(value, list):
+                self.add("schema.type", path, f"expected a list, got {describe(value)}")
+                return []
+            return [self.check(item, base[5:], path + (i,)) for i, item in enumerate(value)]
+        if base.startswith("map:"):
+            if not isinstance(value, dict):
+                self.add("schema.type", path, f"expected a mapping, got {describe(value)}")
+                return {}
+            return {k: self.check(v, base[4:], path + (k,)) for k, v in value.items()}
+        message = scalar_problem(base, value)
+        if message:
+            code = "schema.value" if base.startswith("enum:") else "schema.type"
+            self.add(code, path, message, expected=base)
+            return value
+        if base == "length":
+            from pnp.units import to_mm
+            return to_mm(value)
+        if base == "text":
+            self.texts.append(TextUse(value, self.source.file, self.source.line(path), self.label(path)))
+        if base.startswith("ref:") or base == "collection":
+            self.refs.append(RefUse(COLLECTIONS if base == "collection" else base[4:], value, self.source.file, self.source.line(path), self.label(path),
+                                    self.source.snippet(path)))
+        return value
+
+    def mapping(self, value: Any, schema: Schema, path: tuple) -> dict:
+        if not isinstance(value, dict):
+            self.add("schema.type", path, f"expected a mapping ({schema.doc.rstrip('.')}), got {describe(value)}")
+            return {}
+        if schema.values is not None and not schema.fields:
+            return {k: self.check(v, schema.values, path + (k,)) for k, v in value.items()}
+        out: dict = {}
+        known = list(schema.fields)
+        meant: set[str] = set()     # required keys an unknown key was probably meant to be
+        for key, item in value.items():
+            if key not in schema.fields:
+                guess = closest(key, [k for k in known if k not in value])
+                if guess:
+                    meant.add(guess)
+                self.add("schema.unknown-key", path + (key,),
+                         f"unknown key {key!r} in {self.what(schema, path)}{did_you_mean(key, known)} "
+                         f"(known keys: {', '.join(known)})", unknown=key, suggestion=guess or "")
+                continue
+            out[key] = self.check(item, schema.fields[key].type, path + (key,))
+        for key, spec in schema.fields.items():
+            if key in value:
+                continue
+            if spec.required:
+                if key not in meant:    # one message per problem: the typo is already reported
+                    self.add("schema.missing-key", path,
+                             f"missing required key {key!r} in {self.what(schema, path)} ({spec.doc.rstrip('.')})",
+                             missing=key)
+            else:
+                out[key] = _default(spec)
+        return out
+
+    def one_of(self, value: Any, spec: OneOf, path: tuple) -> dict:
+        if not isinstance(value, dict):
+            self.add("schema.type", path, f"expected a mapping with {spec.tag!r}, got {describe(value)}")
+            return {}
+        choices = spec.choices()
+        tag = value.get(spec.tag)
+        if spec.tag not in value:
+            typo = next((key for key in value if closest(str(key), [spec.tag])), None)
+            if typo is not None:    # `typ: dice`: one message, on the typo
+                self.add("schema.unknown-key", path + (typo,), f"unknown key {typo!r}; did you mean {spec.tag!r}? "
+                         f"(every entry needs `{spec.tag}`)", unknown=typo, suggestion=spec.tag)
+                return {}
+        if not isinstance(tag, str) or tag not in choices:
+            where = path + (spec.tag,) if spec.tag in value else path
+            self.add("schema.value" if spec.tag in value else "schema.missing-key", where,
+                     f"{spec.tag} {tag!r} is not known{did_you_mean(str(tag), list(choices))} "
+                     f"(known: {', '.join(sorted(choices))})")
+            return {}
+        body = {k: v for k, v in value.items() if k != spec.tag}
+        out = self.mapping(body, choices[tag], path)
+        return {spec.tag: tag, **out}
+
+    def records(self, value: Any, schema: Schema, path: tuple) -> list:
+        """A list of mappings; `schema.unique` (normally `id`) must not repeat."""
+        if not isinstance(value, list):
+            self.add("schema.type", path, f"expected a list of {schema.name or 'entries'}, got {describe(value)}")
+            return []
+        out = []
+        seen: dict[Any, int] = {}
+        for index, item in enumerate(value):
+            checked = self.check(item, schema, path + (index,))
+            out.append(checked)
+            unique = getattr(schema, "unique", None)
+            ident = item.get(unique) if unique and isinstance(item, dict) else None
+            if ident is None or isinstance(ident, (list, dict)):
+                continue
+            if ident in seen:
+                self.add("schema.duplicate-id", path + (index, unique),
+                         f"duplicate {unique} {ident!r} (first on line {seen[ident]})", duplicate=ident)
+            else:
+                seen[ident] = self.source.line(path + (index, unique))
+        return out
+
+    def what(self, schema: Schema, path: tuple) -> str:
+        """How messages name the mapping: the schema's name, else its description."""
+        name = schema.name or schema.doc
+        return f"{name} ({dotted(path)})" if path and not isinstance(path[-1], str) else name
+
+
+def _default(spec: Field) -> Any:
+    default = spec.default
+    if isinstance(default, (list, dict)):
+        return type(default)(default)
+    if isinstance(spec.type, str) and spec.type.rstrip("?") == "length" and default is not None:
+        from pnp.units import to_mm
+        return to_mm(default)
+    return default
+
+
+# ---- field declarations written in data (card kinds, collections) ----
+
+def declared_type(spec: Any, name: str = "") -> Any:
+    """A type written in a pack (`int`, `{cols: int}`, `[{id: slug}]`) as a schema type, or None
+    when it is not a type (the caller reports it)."""
+    if isinstance(spec, str):
+        return spec if FIELD_TYPE.match(spec) else None
+    if isinstance(spec, dict):
+        fields = {}
+        for key, sub in spec.items():
+            sub_type = declared_type(sub, f"{name}.{key}" if name else str(key))
+            if sub_type is None:
+                return None
+            optional = isinstance(sub_type, str) and sub_type.endswith("?")
+            fields[str(key)] = Field(sub_type, f"declared in pack.yaml as {type_name(sub_type)}",
+                                     None if optional else REQUIRED)
+        return Schema("", name or "entry", fields)
+    if isinstance(spec, list) and len(spec) == 1:
+        inner = declared_type(spec[0], name)
+        if isinstance(inner, Schema):
+            return [inner]
+        return f"list:{inner}" if isinstance(inner, str) else None
+    return None
+
+
+def bad_declared_types(spec: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
+    """Every place in a declared type that is not a type, for messages."""
+    if isinstance(spec, str):
+        return [] if FIELD_TYPE.match(spec) else [(path, spec)]
+    if isinstance(spec, dict):
+        return [bad for key, sub in spec.items() for bad in bad_declared_types(sub, path + (key,))]
+    if isinstance(spec, list) and len(spec) == 1:
+        return bad_declared_types(spec[0], path + (0,))
+    return [(path, spec)]
+
+
+TYPE_HELP = ("use int, number, bool, str, text, color, slug, length, size, path, enum:a|b, "
+             "ref:<collection>, list:<type>, map:<type>, a mapping of fields, or [a mapping] for a "
+             "list of them; add '?' for optional")

@@ -77,3 +77,13 @@ def card_size_pt(value: object) -> tuple[float, float]:
     except ValueError:
         names = ", ".join(CARD_SIZES_MM)
         raise ValueError(f"unknown card size {value!r}: use one of {names} or e.g. '63mm x 88mm'") from None
+
+
+def to_mm(value: object) -> float:
+    """A length as the data writes it ("18mm", "0.5in", "12pt"; a bare number is mm) in mm."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    match = _LENGTH.match(value) if isinstance(value, str) else None
+    if match and (match.group(2) or "mm").lower() == "mm":   # exact: 25mm is 25.0, not 24.999...
+        return float(match.group(1))
+    return pt_to_mm(to_pt(value))

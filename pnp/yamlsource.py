@@ -42,6 +42,8 @@ class Source:
 
 
 _constructor = yaml.constructor.SafeConstructor()
+# libyaml's composer when PyYAML was built with it (6-13x faster, the same nodes and line marks)
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _construct(node: yaml.Node, path: tuple, lines: dict, source_file: Path, problems: Problems):
@@ -50,15 +52,15 @@ def _construct(node: yaml.Node, path: tuple, lines: dict, source_file: Path, pro
         result: dict = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
-                problems.add(source_file, key_node.start_mark.line + 1, "<<", "YAML merge keys are not supported")
+                problems.add("yaml.unsupported", source_file, key_node.start_mark.line + 1, "<<", "YAML merge keys are not supported")
                 continue
             key = _constructor.construct_object(key_node)
             if not isinstance(key, (str, int)):
-                problems.add(source_file, key_node.start_mark.line + 1, str(key), "keys must be plain words")
+                problems.add("yaml.unsupported", source_file, key_node.start_mark.line + 1, str(key), "keys must be plain words")
                 continue
             child = path + (key,)
             if key in result:
-                problems.add(source_file, key_node.start_mark.line + 1, _dotted(child),
+                problems.add("yaml.duplicate-key", source_file, key_node.start_mark.line + 1, _dotted(child),
                              f"duplicate key {key!r} (first on line {lines[child]})")
                 continue
             lines[child] = key_node.start_mark.line + 1
@@ -89,19 +91,19 @@ def load_source(file: Path, problems: Problems) -> Source | None:
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
-        problems.add(file, 0, "", "file not found")
+        problems.add("pack.file", file, 0, "", "file not found")
         return None
     except (OSError, UnicodeDecodeError) as error:
-        problems.add(file, 0, "", f"cannot read: {error}")
+        problems.add("pack.file", file, 0, "", f"cannot read: {error}")
         return None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark else 0
         reason = getattr(error, "problem", None) or str(error)
         snippet = text.splitlines()[line - 1].strip() if 0 < line <= len(text.splitlines()) else ""
-        problems.add(file, line, "", f"YAML syntax error: {reason}", snippet)
+        problems.add("yaml.syntax", file, line, "", f"YAML syntax error: {reason}", snippet)
         return None
     lines: dict[tuple, int] = {}
     value = None if node is None else _construct(node, (), lines, file, problems)

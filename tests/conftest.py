@@ -11,6 +11,26 @@ TINY = TESTS / "packs" / "tiny"
 SCENARIO_DIR = TESTS / "scenarios"
 
 
+@pytest.fixture(scope="session")
+def shipped_build(tmp_path_factory):
+    """shipped_build(game) -> the output folder of `pnp build GAME` (every language, A4, cards,
+    boards and parts): each shipped pack is built once per test run, whoever asks first."""
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    out = tmp_path_factory.mktemp("shipped")
+    built: dict[str, Path] = {}
+
+    def get(game: str) -> Path:
+        if game not in built:
+            result = CliRunner().invoke(main, ["build", game, "--out", str(out)])
+            assert result.exit_code == 0, result.output
+            built[game] = out / game
+        return built[game]
+    return get
+
+
 @pytest.fixture
 def tiny_pack(tmp_path) -> Path:
     """A writable copy of the tiny test pack, for tests that break it."""
@@ -27,7 +47,8 @@ def scenario_files(game: str) -> list[Path]:
 
 def perft_positions(game: str) -> list[dict]:
     """The positions of tests/scenarios/<game>/perft.yaml."""
-    return yaml.safe_load((SCENARIO_DIR / game / "perft.yaml").read_text(encoding="utf-8"))["positions"]
+    from pnp.engines.replay import PERFT, load_checked
+    return load_checked(SCENARIO_DIR / game / "perft.yaml", PERFT)["positions"]
 
 
 def check_scenario(path: Path) -> None:
@@ -66,17 +87,6 @@ def yaml_round_trip(st):
     cp = type(st).from_dict(yaml.safe_load(yaml.safe_dump(d)))
     assert cp.to_dict() == d
     return cp
-
-
-def pack_and_yaml_loads(monkeypatch, load):
-    """``load()`` with the pack loader, then again with it broken (its plain-YAML fallback)."""
-    via_pack = load()
-
-    def boom(*a, **k):
-        raise RuntimeError("pack loader unavailable")
-
-    monkeypatch.setattr("pnp.pack.load_pack", boom)
-    return via_pack, load()
 
 
 def zr_twins(seed: int):

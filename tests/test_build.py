@@ -26,17 +26,13 @@ def page_texts(pdf: Path) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def cimiterio_out(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("cimiterio")
-    build("cimiterio", "--out", out)
-    return out / "cimiterio"
+def cimiterio_out(shipped_build) -> Path:
+    return shipped_build("cimiterio")
 
 
 @pytest.fixture(scope="session")
-def zombie_run_out(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("zombie-run")
-    build("zombie-run", "--out", out)
-    return out / "zombie-run"
+def zombie_run_out(shipped_build) -> Path:
+    return shipped_build("zombie-run")
 
 
 def test_cimiterio_pack_has_95_cards_in_its_decks():
@@ -178,3 +174,51 @@ def test_build_refuses_a_deck_that_breaks_its_rules_unless_forced(tmp_path):
     forced = CliRunner().invoke(main, ["build", str(pack), "--out", str(out), "--lang", "en", "--force"])
     assert forced.exit_code == 0, forced.output
     assert (out / "cimiterio" / "cimiterio-cards-en-a4.pdf").exists()
+
+
+def test_one_list_of_papers():
+    import re
+
+    import pnp
+    from pnp import print_constants
+    from pnp.check import printing
+
+    assert print_constants.PAPERS == tuple(print_constants.PAPER_SIZES_MM) == ("a4", "letter")
+    assert printing.PAPERS is print_constants.PAPERS
+    package = Path(pnp.__file__).parent
+    defined = [str(f.relative_to(package)) for f in package.rglob("*.py")
+               if re.search(r"^PAPERS\b", f.read_text(encoding="utf-8"), re.M)]
+    assert defined == ["print_constants.py"]
+
+
+def test_face_problems_carry_code_language_face_and_the_key_of_the_text(tiny_pack):
+    from pnp.build import fit_issue, render_faces
+
+    en = tiny_pack / "text" / "en.yaml"
+    en.write_text(en.read_text(encoding="utf-8").replace("body: Two faces}", "body: " + "Overflowing " * 80 + "}"),
+                  encoding="utf-8")
+    front = tiny_pack / "templates" / "tiny" / "front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace("{% endblock %}", "{{ t('ui.nope') }}\n{% endblock %}"),
+                     encoding="utf-8")
+    _faces, problems = render_faces(load_pack(tiny_pack), "en", drawings=False)
+    fit = [p for p in problems if p.code == "text.fit"]
+    assert [(p.key, p.lang, p.face, p.get("text_key")) for p in fit] == [("card gamma", "en", "front", "card.gamma.body")]
+    issue = fit_issue(fit[0])
+    assert issue is not None and issue.box_mm == (55, 40) and issue.min_size_pt == 6 and issue.text.startswith("Overflowing")
+    assert str(fit[0]).startswith(f"{fit[0].file}:3: card gamma: [en] front: 'Overflowing ")
+    # a key the language lacks does not stop the face: every card is checked, each names the key
+    missing = sorted((p.key, p.face, p.get("text_key")) for p in problems if p.code == "text.missing")
+    assert missing == [("card alpha", "front", "ui.nope"), ("card beta", "front", "ui.nope"),
+                       ("card gamma", "front", "ui.nope")]
+
+
+def test_a_broken_rules_file_stops_the_build(tiny_pack, tmp_path):
+    (tiny_pack / "rules.yaml").write_text("rules:\n  - id: cards.total\n    type: totl\n    equals: 3\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(tiny_pack), "--out", str(tmp_path / "out"), "--lang", "en"])
+    assert result.exit_code == 1, result.output
+    assert "[rules.invalid]" in result.output and "did you mean 'total'?" in result.output
+    (tiny_pack / "rules.yaml").write_text("rules:\n  - id: cards.total\n    type: total\n    equals: 4\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(tiny_pack), "--out", str(tmp_path / "out"), "--lang", "en"])
+    assert result.exit_code == 1 and "[cards.total]" in result.output, result.output
+    assert "5 found, expected exactly 4" in result.output
+    assert not list((tmp_path / "out").rglob("*.pdf"))

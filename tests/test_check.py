@@ -3,19 +3,25 @@
 The broken packs are data (tests/broken/cases.yaml): a shipped pack copied to tmp_path with one
 textual edit. Only the cases about print or language problems render faces (the slow part).
 """
+import ast
 import json
 import re
 import shutil
-import time
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
 
-from pnp.check import Finding, check_pack, exit_code
+from pnp.build import PreparedFaces
+from pnp.check import Finding, check_pack, exit_code, printing
 from pnp.check.cli import check
-from pnp.check.items import ItemIndex, parse_path
+from pnp.check.runner import load_finding
+from pnp.composition import load_rules
+from pnp.composition.items import ItemIndex, parse_path
+from pnp.errors import Problem, display_path
 from pnp.pack import DATA_DIR, load_pack
 
 CASES = yaml.safe_load((Path(__file__).parent / "broken" / "cases.yaml").read_text(encoding="utf-8"))
@@ -116,3 +122,140 @@ def test_collection_paths():
     assert faces[0].label == "dice[0].faces[0]"
     assert [i.value for i in index.collection_items("board.seats[*].zones")][:3] == ["nw", "ne", "nw"]
     assert parse_path("map.avenues[*].id") == ["map", "avenues", ("*",), "id"]
+
+
+# ---- findings are made from codes and facts, never from wording -----------------------------------
+def test_load_problems_are_classified_by_code_not_by_wording():
+    odd = Problem("text/uk.yaml", 3, "card x.name", "duplicate key 'x': YAML syntax error", code="text.missing",
+                  detail=(("language", "uk"), ("text_key", "card.x")))
+    f = load_finding(odd, "g")
+    assert (f.rule, f.fatal, f.lang, f.get("text_key")) == ("text.missing", False, "uk", "card.x")
+    f = load_finding(Problem("a.yaml", 1, "k", "text key 'a' has no 'en' text", code="yaml.syntax"), "g")
+    assert (f.rule, f.fatal) == ("yaml.syntax", True)
+
+
+def test_render_problems_are_classified_by_code_not_by_wording(tiny_pack, monkeypatch):
+    pack = load_pack(tiny_pack)
+    made = [Problem("cards/main.yaml", 3, "card gamma", "'Due facce' does not fit a 1x1 mm box even at 6 pt",
+                    code="template.undefined", lang="it", face="back"),
+            Problem("cards/main.yaml", 3, "card gamma", "an unusual message", code="text.fit", lang="it",
+                    face="front", detail=(("text", "Due facce"), ("text_key", "card.gamma.body"))),
+            Problem("cards/main.yaml", 3, "card gamma", "text key 'card.beta.body' has no 'it' text",
+                    code="text.glyph", lang="it", face="back", detail=(("text", "?"),))]
+    monkeypatch.setattr(printing, "render_faces", lambda pack, lang, drawings: (PreparedFaces(pack, lang, []), made))
+    got = sorted((f.rule, f.file, f.line, f.key, f.lang, f.face) for f in printing.render_findings(pack, ["it"]))
+    file, line = pack.text_locations["it"]["card.gamma.body"]
+    assert got == sorted([("template.undefined", "cards/main.yaml", 3, "card gamma", "it", "back"),
+                          ("text.fit", display_path(file), line, "card.gamma.body", "it", "front"),
+                          ("text.glyph", "cards/main.yaml", 3, "card gamma", "it", "back")])
+
+
+def test_a_missing_text_is_reported_once(tiny_pack, monkeypatch):
+    """By the loader, else a rule, else rendering: the pairs (text key, language) say which, not the message."""
+    pack = load_pack(tiny_pack)
+    made = [Problem("cards/main.yaml", 3, "card gamma", "odd", code="text.missing", lang="it", face="front",
+                    detail=(("language", "it"), ("text_key", "ui.help"))),
+            Problem("cards/main.yaml", 3, "card gamma", "odd", code="text.missing", lang="it", face="front",
+                    detail=(("language", "it"), ("text_key", "ui.other")))]
+    monkeypatch.setattr(printing, "render_faces", lambda pack, lang, drawings: (PreparedFaces(pack, lang, []), made))
+    found = printing.render_findings(pack, ["it"], {("ui.help", "it")})
+    assert [(f.rule, f.key, f.lang, f.get("language")) for f in found] == [("text.missing", "ui.other", "it", "it")]
+    assert found[0].line == line_of(tiny_pack / "text" / "it.yaml", "ui: {second")
+
+
+def _overflow(tiny_pack: Path, *keys: str) -> str:
+    """The Italian text of `keys` (card.<id>.body) replaced by one string too long for its box."""
+    it = tiny_pack / "text" / "it.yaml"
+    long = "Due facce molto lunghe " * 40
+    text = it.read_text(encoding="utf-8")
+    for key in keys:
+        card = key.split(".")[1]
+        text = re.sub(rf"(  {card}: {{title: [^,]+, body: ).*}}", lambda m: m.group(1) + long + "}", text)
+    it.write_text(text, encoding="utf-8")
+    return long.strip()
+
+
+def test_print_findings_carry_language_face_and_the_key_of_the_text(tiny_pack, monkeypatch):
+    monkeypatch.chdir(tiny_pack.parent)
+    _overflow(tiny_pack, "card.gamma.body")
+    [f] = check_pack(tiny_pack, {"print"})
+    assert (f.rule, f.lang, f.face, f.key) == ("text.fit", "it", "front", "card.gamma.body")
+    assert (f.file, f.line) == ("tiny/text/it.yaml", line_of(tiny_pack / "text" / "it.yaml", "gamma:"))
+    assert str(f).startswith("tiny/text/it.yaml:6: error [text.fit] card.gamma.body: [it] front: card gamma: ")
+    data = CliRunner().invoke(check, [str(tiny_pack), "--format", "json"]).output
+    [entry] = json.loads(data)["findings"]
+    assert (entry["lang"], entry["face"], entry["detail"]["text_key"]) == ("it", "front", "card.gamma.body")
+
+
+def test_the_key_is_the_one_the_card_used_even_when_two_keys_hold_the_same_text(tiny_pack, monkeypatch):
+    monkeypatch.chdir(tiny_pack.parent)
+    _overflow(tiny_pack, "card.beta.body", "card.gamma.body")     # one string, two keys: no search by value
+    it = tiny_pack / "text" / "it.yaml"
+    got = sorted((f.key, f.line) for f in check_pack(tiny_pack, {"print"}))
+    assert got == [("card.beta.body", line_of(it, "beta:")), ("card.gamma.body", line_of(it, "gamma:"))]
+
+
+def test_a_template_problem_names_the_template_line_and_the_face(tiny_pack):
+    second = tiny_pack / "templates" / "tiny" / "second.svg.j2"
+    second.write_text(second.read_text(encoding="utf-8").replace("{% endblock %}", "{{ card.nosuch }}\n{% endblock %}"),
+                      encoding="utf-8")
+    [f] = check_pack(tiny_pack, {"print"}, languages=["en"])
+    line = line_of(second, "card.nosuch")
+    assert (f.rule, f.key, f.lang, f.face) == ("template.undefined", "card gamma", "en", "back")
+    assert (f.get("template"), f.get("template_line")) == ("tiny/second.svg.j2", line)
+    assert f"template tiny/second.svg.j2:{line}: " in f.message
+
+
+# ---- rules.yaml through the schema ----------------------------------------------------------------
+def _rules_findings(tmp_path: Path, old: str, new: str) -> tuple[list[Finding], Path]:
+    pack = tmp_path / "zombie-run"
+    shutil.copytree(DATA_DIR / "zombie-run", pack)
+    rules = pack / "rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    assert old in text
+    rules.write_text(text.replace(old, new, 1), encoding="utf-8")
+    rules_list, findings = load_rules(pack, "zombie-run")
+    assert rules_list == [] and all(f.fatal for f in findings)
+    return findings, rules
+
+
+def test_rules_file_keys_are_checked_by_the_schema_with_did_you_mean(tmp_path):
+    findings, rules = _rules_findings(tmp_path, "    equals: 63\n", "    equal: 63\n")
+    [f] = findings
+    assert (f.rule, f.line, f.get("problem")) == ("rules.invalid", line_of(rules, "equal: 63"), "schema.unknown-key")
+    assert "did you mean 'equals'?" in f.message and "known keys: id, severity, message, hint, doc" in f.message
+
+
+@pytest.mark.parametrize("old,new,problem", [
+    ("select: {kind: item}\n", "select: {knd: item}\n", "schema.unknown-key"),
+    ("    equals: 63\n", "    equals: sixty-three\n", "schema.type"),
+    ("    type: total\n    equals: 63\n", "    type: total\n    equals: 63\n    severity: fatal\n", "schema.value"),
+    ("  - id: items.per-symbol\n", "  - id: cards.total\n", "schema.duplicate-id"),
+    ("    by: deck\n", "", "schema.missing-key"),
+    ("    values: symbols\n", "    values: {a: 1}\n", "schema.type"),
+])
+def test_rules_file_problems(tmp_path, old, new, problem):
+    findings, rules = _rules_findings(tmp_path, old, new)
+    assert [(f.rule, f.get("problem")) for f in findings] == [("rules.invalid", problem)]
+
+
+def test_build_and_composition_do_not_import_check():
+    code = ("import sys, pnp.composition, pnp.build; names = [m for m in sys.modules if m.startswith('pnp.check')]; "
+            "assert not names, names")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parent.parent)
+    code = ("import sys, pnp.composition; names = [m for m in sys.modules if m.startswith(('pnp.build', 'pnp.check'))]; "
+            "assert not names, names")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parent.parent)
+
+
+@pytest.mark.parametrize("module", ["pnp/build.py", "pnp/composition", "pnp/check"])
+def test_no_function_local_imports_of_pnp_in_build_check_and_composition(module):
+    """An import inside a function would hide an import cycle (build <-> check)."""
+    root = Path(__file__).resolve().parent.parent
+    files = [root / module] if module.endswith(".py") else sorted((root / module).glob("*.py"))
+    for file in files:
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                local = [n for n in ast.walk(node) if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("pnp")
+                         or isinstance(n, ast.Import) and any(a.name.startswith("pnp") for a in n.names)]
+                assert not local, f"{file.name}: {node.name} imports inside the function"

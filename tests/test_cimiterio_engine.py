@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,10 @@ import pytest
 from pnp.engines import get_game
 from pnp.engines.core import IllegalMoveError, RecordError
 from pnp.engines.replay import check_expectations, load_record, replay, replay_file
+from pnp.errors import DataError
 
 SCEN = Path(__file__).parent / "scenarios" / "cimiterio"
+PACK = Path(__file__).parent.parent / "data" / "cimiterio"
 FILES = sorted(SCEN.glob("*.yaml"))
 G = get_game("cimiterio")
 
@@ -143,12 +146,14 @@ def test_bad_records():
 
 def test_replay_text_and_json(tmp_path):
     p = tmp_path / "g.yaml"
-    p.write_text("game: cimiterio\nplayers: 2\nseed: 5\nmoves: [noise G1, move G1 14,5>99,99]\n")
+    p.write_text("game: cimiterio\nplayers: 2\nseed: 5\nmoves: [noise G1, \"move G1 14,5>99,99\"]\n")
     res = replay_file("cimiterio", p)
     assert not res.ok and res.stopped_at == 1
     assert "illegal" in res.to_text()
     d = json.loads(res.to_json())
-    assert d["problems"][0]["rule"] == "notation"
+    bad = d["problems"][0]
+    assert bad["rule"] == "notation" and bad["move"] == "move G1 14,5>99,99"
+    assert "off the map" in bad["reason"]
 
 
 def test_every_generated_move_is_legal_and_parses():
@@ -167,3 +172,77 @@ def test_bots_play_cimiterio():
     for bot in ("random", "greedy", "planner"):
         res = play_one("cimiterio", 2, 5, bot, max_turns=3)
         assert res["error"] is None and not res["problems"], res
+
+
+def _candidates(st, r):
+    """Moves to ask the legality check about: the legal ones, random guardian moves (also
+    non-canonical ones the notation never writes) and every other kind of move."""
+    R = len(st.B.ring)
+    out = set(st.legal_moves())
+    g1, g2 = st.guards
+    froms = (g1, g2, -1, r.randrange(R))
+    tos = tuple(range(R)) + (-1, R)
+    for _ in range(150):
+        out.add(("move", r.choice(froms), r.choice(tos), r.choice(froms), r.choice(tos)))
+    out.update(("noise", m) for m in ("1", "2", "1+2", "1,2", "2,1", "2+1", "3", ""))
+    out.update(("first", c) for c in list(st.stacks) + [0])
+    out.update(("personal", n) for n in range(-1, 5))
+    out.update([("pass",), ("pass", 1), ("move",), ("bogus",), ()])
+    return out
+
+
+def test_legality_check_is_the_move_generator():
+    """One definition of a legal move: the check accepts exactly what legal_moves() lists, and
+    names a rule point (or the notation) for everything else."""
+    st = G(players=2, seed=4, variants=["personal"])
+    r = random.Random(4)
+    legal_rules = set(G.rule_points) | {"notation"}
+    checked = 0
+    while st.outcome() is None and st.ply < 250:
+        legal = set(st.legal_moves())
+        for m in _candidates(st, r):
+            reason = st._illegal_reason(m)
+            assert (reason is None) == (m in legal), (m, reason, st.describe())
+            if reason is not None:
+                assert reason[0] in legal_rules, (m, reason)
+            checked += 1
+        st.push(r.choice(st.legal_moves()))
+    assert checked > 10000 and any(m[0] in ("first", "personal") for m in st.move_stack)
+
+
+def _pack_copy(tmp_path):
+    root = tmp_path / "cimiterio"
+    shutil.copytree(PACK, root)
+    return root
+
+
+def _edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_engine_plays_the_pack_it_is_given(tmp_path):
+    """The map (collection "map") and the cards (the pack's decks) come from the pack loaded with
+    pnp.pack.load_pack: change them and the engine plays the changed game."""
+    root = _pack_copy(tmp_path)
+    _edit(root / "cards" / "gate.yaml", "intact_holds: 5, damaged_holds: 3",
+          "intact_holds: 9, damaged_holds: 1")
+    _edit(root / "cards" / "actions.yaml", "max_stops: 3, pull: 2", "max_stops: 2, pull: 1")
+    _edit(root / "map.yaml", "guardian_start: [[14, 5], [14, 9]]", "guardian_start: [[14, 3], [14, 11]]")
+    st = G(players=2, seed=0, options={"pack": str(root)})
+    B = st.B
+    assert st.holds == (9, 1) and st.pull == 1
+    assert [B.cell_text(B.ring[g]) for g in st.guards] == ["14,3", "14,11"]
+    assert all(len(dests) == 4 for dests in B.reach)        # 1 or 2 stops either way (C6)
+    shipped = G(players=2, seed=0)
+    assert shipped.holds == (5, 3) and shipped.pull == 2
+    assert all(len(dests) == 6 for dests in shipped.B.reach)
+
+
+def test_a_pack_that_does_not_load_is_an_error(tmp_path):
+    """No fallback: a pack that load_pack rejects stops the engine with pnp's DataError."""
+    root = _pack_copy(tmp_path)
+    _edit(root / "cards" / "gate.yaml", "intact_holds: 5", "intact_holds: five")
+    with pytest.raises(DataError):
+        G(players=2, seed=0, options={"pack": str(root)})

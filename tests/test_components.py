@@ -1,7 +1,10 @@
-"""Boards, tiles, pieces, walls, dice and aids (pnp.components), measured in the PDFs they make."""
+"""Boards, tiles, pieces, walls, dice, aids and pack-drawn components (pnp.components), measured in
+the PDFs they make; the component types' registry and the problems bad component data gives."""
 from __future__ import annotations
 
 import ctypes
+import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -11,13 +14,15 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
-from pnp.components import plan_components, write_components
+from pnp.components import plan_components, types, write_components
 from pnp.components import style as st
+from pnp.errors import DataError
 from pnp.pack import load_pack
 from pnp.sheets.parts import paper_size, plan_tiles
 
 MM = 72 / 25.4
 ZVV = "zombies-vs-vampires"
+DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def build(*args) -> str:
@@ -107,7 +112,7 @@ def cut_rects(paths):
 def test_board_squares_have_the_pitch_and_zones_are_3x3(zvv, paper):
     pack = load_pack(ZVV)
     board = pack.collections["board"]
-    pitch = float(board["pitch"].removesuffix("mm"))
+    pitch = board["pitch"]                                   # a length: millimetres
     square_fill = pack.palette["board"]
     tiles = list(pages(zvv[f"board-{paper}"]))[1:]          # page 1 is the assembly map
     zones = set()
@@ -126,7 +131,7 @@ def test_tiles_overlap_and_fit_the_printable_area(zvv, paper):
     pack = load_pack(ZVV)
     square_fill = pack.palette["board"]
     found = []
-    for w, h, paths, text in list(pages(zvv[f"board-{paper}"]))[1:]:
+    for w, h, paths, _ in list(pages(zvv[f"board-{paper}"]))[1:]:
         cuts = cut_rects(paths)
         window = max(cuts, key=lambda r: (r[2] - r[0]) * (r[3] - r[1]))
         x0, y0, x1, y1 = window
@@ -151,9 +156,9 @@ def test_tiles_overlap_and_fit_the_printable_area(zvv, paper):
 
 
 def _board_size(pack):
-    from pnp.components.zvv import board_geometry
-    spec = next(e for e in pack.collections["components"] if e["type"] == "square-board")
-    _, _, _, w, h = board_geometry(pack.collections["board"], float(spec["coordinates"].removesuffix("mm")))
+    from pnp.components.grid_board import board_geometry
+    spec = next(e for e in pack.components if e["type"] == "grid-board")
+    _, _, _, w, h = board_geometry(pack.collections["board"], spec["coordinates"])
     return w, h
 
 
@@ -172,7 +177,7 @@ def test_board_has_an_assembly_map_and_labelled_tiles(zvv):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_walls_stand_exactly_n_squares_long(zvv, paper):
     pack = load_pack(ZVV)
-    pitch = float(pack.collections["board"]["pitch"].removesuffix("mm"))
+    pitch = pack.collections["board"]["pitch"]
     colour = pack.palette["wall"]
     sides = [p for _, _, paths, _ in pages(zvv[f"parts-{paper}"]) for p in fills(paths, colour)]
     assert all(near(p.h, 10.0) for p in sides)               # standing height
@@ -186,10 +191,12 @@ def test_walls_stand_exactly_n_squares_long(zvv, paper):
 
 def test_dice_nets_have_six_faces_of_18mm(zvv):
     pack = load_pack(ZVV)
+    face = next(e for e in pack.components if e["type"] == "dice")["face"]
+    assert face == pytest.approx(18.0)                        # components.yaml's `face: 18mm`, in mm
     faces = [p for _, _, paths, _ in pages(zvv["parts-a4"]) for p in fills(paths, pack.palette["night"])]
     squares = [p for p in faces if near(p.w, p.h, 0.01)]
     assert len(squares) == 6 * len(pack.collections["dice"])
-    assert all(near(p.w, 18.0) for p in squares)
+    assert all(near(p.w, face) for p in squares)
     text = " ".join(t for _, _, _, t in pages(zvv["parts-a4"]))
     for word in ("Build", "±", "2*", "Wall die", "Action die"):
         assert word in text
@@ -204,7 +211,9 @@ def test_36_pieces_with_their_colours(zvv):
 
 
 def test_parts_pages_have_the_legend_and_test_bar(zvv):
-    for _, _, _, text in pages(zvv["parts-letter"]):
+    texts = [text for _, _, _, text in pages(zvv["parts-letter"])]
+    assert len(texts) == 3                  # pieces and walls, dice, the four aids (the baseline layout)
+    for text in texts:
         assert all(word in text for word in ("Legend", "cut", "fold", "glue", "50 mm"))
 
 
@@ -216,19 +225,16 @@ GAME_LANGS = [(game, lang) for game, langs in LANGUAGES.items() for lang in lang
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory):
-    """built(game, lang) -> {"board"/"parts": PDF path, "pack": Pack}: plan_components + write_components
-    on A4, cached for the session; asserts the plan has no problems."""
-    cache: dict = {}
+def built(shipped_build):
+    """built(game, lang) -> {"board"/"parts": PDF path, "pack": Pack}: the A4 components of the
+    session's one build of each shipped game (conftest.shipped_build)."""
+    packs: dict = {}
 
     def get(game: str, lang: str) -> dict:
-        if (game, lang) not in cache:
-            pack = load_pack(game)
-            plan = plan_components(pack, lang, "a4")
-            assert not plan.problems, plan.problems
-            files = write_components(plan, tmp_path_factory.mktemp(f"{game}-{lang}"))
-            cache[game, lang] = {"pack": pack, **{f.name.split("-")[-3]: f for f in files}}
-        return cache[game, lang]
+        folder = shipped_build(game)
+        pack = packs.setdefault(game, load_pack(game))
+        files = {doc: folder / f"{game}-{doc}-{lang}-a4.pdf" for doc in ("board", "parts")}
+        return {"pack": pack, **{doc: path for doc, path in files.items() if path.exists()}}
     return get
 
 
@@ -287,30 +293,39 @@ def test_footer_names_the_document_once(built, game, lang):
     result = built(game, lang)
     from pnp.components.core import Context
     name = Context(result["pack"], lang, "a4").t("components.parts")
-    for _, _, _, text in pages(result["parts"]):
+    texts = [text for _, _, _, text in pages(result["parts"])]
+    assert texts
+    for text in texts:
         if lang == "ar":    # extracted in visual order: count the name's words
             assert min(text.split().count(word) for word in name.split()) == 1, text[-200:]
         else:
             assert text.count(name) == 1, text[-200:]
 
 
+def copy_pack(tmp_path: Path, game: str) -> Path:
+    copy = tmp_path / game
+    shutil.copytree(DATA / game, copy)
+    return copy
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
 def test_aid_lines_with_a_number_pick_the_plural(tmp_path):
-    import shutil
-    copy = tmp_path / ZVV
-    shutil.copytree(Path(__file__).resolve().parent.parent / "data" / ZVV, copy)
-    aid = copy / "aid.yaml"
-    aid.write_text(aid.read_text().replace(
-        "lines: [ui.aid_move,", "lines: [{key: aid.die.move_n, n: 2}, {key: aid.die.move_n, n: 6},"))
-    from pnp.components.aids import aid_line
-    from pnp.components.core import ComponentError, Context
+    copy = copy_pack(tmp_path, ZVV)
+    edit(copy / "components.yaml", "lines: [{text: ui.aid_move},",
+         "lines: [{text: aid.die.move_n, n: 2}, {text: aid.die.move_n, n: 6},")
+    from pnp.components.aid import aid_line
+    from pnp.components.core import Context
     pack = load_pack(copy)
     uk, ar = Context(pack, "uk", "a4"), Context(pack, "ar", "a4")
-    assert aid_line(uk, {"key": "aid.die.move_n", "n": 2}).endswith("2 кроки.")
-    assert aid_line(uk, {"key": "aid.die.move_n", "n": 6}).endswith("6 кроків.")
-    assert "خطوتين" in aid_line(ar, {"key": "aid.die.move_n", "n": 2})
-    assert aid_line(uk, "aid.turn.roll") == pack.texts["uk"]["aid.turn.roll"]
-    with pytest.raises(ComponentError):
-        aid_line(uk, {"key": "aid.die.move_n", "count": 2})
+    assert aid_line(uk, {"text": "aid.die.move_n", "n": 2}).endswith("2 кроки.")
+    assert aid_line(uk, {"text": "aid.die.move_n", "n": 6}).endswith("6 кроків.")
+    assert "خطوتين" in aid_line(ar, {"text": "aid.die.move_n", "n": 2})
+    assert aid_line(uk, {"text": "aid.turn.roll", "n": None}) == pack.texts["uk"]["aid.turn.roll"]
     for lang in ("uk", "ar"):
         plan = plan_components(pack, lang, "a4")
         assert not plan.problems
@@ -344,7 +359,7 @@ def test_bidi_isolates_are_laid_out_not_a_crash():
             layout(text, "regular", 40, 10, 9, 6, direction=direction)
     sketch = Sketch(80, 12, direction="rtl")
     sketch.text(line, 0, 0, 80, 12, size=9)
-    assert not sketch.issues.all()
+    assert not sketch.report.issues
 
 
 # ---- Cimiterio
@@ -364,7 +379,7 @@ def test_cimiterio_guide_names_every_avenue_and_spot(built, lang):
 
 
 def _legend_swatches(pack, paths):
-    from pnp.components.zvv import tint
+    from pnp.components.style import tint
     pal = pack.palette
     colours = {tint(pal["stone"], 0.75), tint(pal["gap"], 0.55), pal["rot"], pal["spot"], pal["stop"],
                tint(pal["iron"], 0.15), pal["stone_2"]}
@@ -388,9 +403,9 @@ def test_cimiterio_legend_swatch_sits_beside_its_own_words(built, lang):
         top, bottom = h - sw.y1, h - sw.y0
         line = [g for g in glyphs if g[2] < bottom and g[3] > top and g[3] - g[2] < 5]
         labels = clusters(line)
-        own = [l for l in labels if (l[1] <= sw.x0 + 0.1 if rtl else l[0] >= sw.x1 - 0.1)]
+        own = [span for span in labels if (span[1] <= sw.x0 + 0.1 if rtl else span[0] >= sw.x1 - 0.1)]
         assert own, (lang, sw.fill)
-        nearest = max(own, key=lambda l: l[1]) if rtl else min(own, key=lambda l: l[0])
+        nearest = max(own, key=lambda span: span[1]) if rtl else min(own, key=lambda span: span[0])
         gap = sw.x0 - nearest[1] if rtl else nearest[0] - sw.x1
         assert 0 <= gap < 3.0, (lang, sw.fill, gap)                 # the words hug the swatch
         rows.setdefault(round(top), []).append(sw.x0)
@@ -418,7 +433,7 @@ def test_cimiterio_mat_cells_are_card_sized_and_tiles_fit(cimiterio_mat):
     tombs = 0
     document = list(pages(pdf))
     assert "Assembly map" in document[0][3]
-    for w, h, paths, text in document[1:]:
+    for _, _, paths, _ in document[1:]:
         window = max(cut_rects(paths), key=lambda r: (r[2] - r[0]) * (r[3] - r[1]))
         assert window[0] >= 6 - 0.01 and window[2] <= pw - 6 + 0.01
         assert window[1] >= 6 - 0.01 and window[3] <= ph - 6 + 0.01
@@ -452,6 +467,7 @@ def test_nothing_printed_near_the_paper_edge(zvv):
     """Rasterized: every page has ink, none within 5 mm of the edge."""
     document = pdfium.PdfDocument(str(zvv["board-a4"]))
     try:
+        assert len(document) == 5                           # the assembly map and four tiles
         for page in document:
             image = page.render(scale=50 / 72).to_pil().convert("L")
             w, h = image.size
@@ -466,13 +482,201 @@ def test_nothing_printed_near_the_paper_edge(zvv):
 
 
 def test_text_that_does_not_fit_is_a_build_error(tmp_path):
-    import shutil
-    root = Path(__file__).resolve().parent.parent / "data" / ZVV
-    copy = tmp_path / ZVV
-    shutil.copytree(root, copy)
-    en = copy / "text" / "en.yaml"
-    en.write_text(en.read_text().replace('build: "Build"', 'build: "' + "Build a wall " * 40 + '"'))
+    copy = copy_pack(tmp_path, ZVV)
+    edit(copy / "text" / "en.yaml", 'build: "Build"', 'build: "' + "Build a wall " * 40 + '"')
     result = CliRunner().invoke(main, ["build", str(copy), "--lang", "en", "--out", str(tmp_path / "out"), "--force"])
     assert result.exit_code == 2
-    assert "components" in result.output and "does not fit" in result.output
+    assert "components.yaml" in result.output and "does not fit" in result.output
     assert not (tmp_path / "out" / ZVV).exists() or not list((tmp_path / "out" / ZVV).glob("*.pdf"))
+    plan = plan_components(load_pack(copy), "en", "a4")
+    [problem] = {p for p in plan.problems}
+    dice_line = _entry_line(copy / "components.yaml", "type: dice")
+    assert (problem.code, problem.key, problem.line, problem.lang) == ("text.fit", "components[3]", dice_line, "en")
+    assert problem.file.endswith("components.yaml") and problem.get("what") == "die face"
+    assert problem.get("text").startswith("Build a wall") and problem.get("text_key") == "die.action.build"
+
+
+def _entry_line(path: Path, text: str) -> int:
+    """The line of components.yaml where the entry holding `text` starts."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines, start=1) if text in line)
+    return number if lines[number - 1].lstrip().startswith("-") else number
+
+
+# ---- components.yaml is validated: every setting declared once, problems with file, line and key
+
+def test_a_misspelt_setting_is_a_problem_with_file_line_and_key(tmp_path):
+    copy = copy_pack(tmp_path, ZVV)
+    edit(copy / "components.yaml", "  face: 18mm\n", "  faec: 30mm\n")
+    with pytest.raises(DataError) as raised:
+        load_pack(copy)
+    [problem] = [p for p in raised.value.problems if p.code == "schema.unknown-key"]
+    assert problem.file.endswith("components.yaml")
+    assert problem.line == _entry_line(copy / "components.yaml", "faec: 30mm")
+    assert problem.key == "components[3].faec"
+    assert "did you mean 'face'" in problem.message
+
+
+def test_every_setting_is_declared_once_with_a_doc_and_lengths_arrive_in_mm():
+    from pnp.schema import Field
+    for name, component_type in types.registered().items():
+        for key, spec in component_type.schema.fields.items():
+            assert isinstance(spec, Field) and spec.doc.strip(), (name, key)
+    dice = next(e for e in load_pack(ZVV).components if e["type"] == "dice")
+    assert (dice["face"], dice["tab"]) == (pytest.approx(18.0), pytest.approx(5.0))
+    assert dice["art"] == "zombies-vs-vampires/die-face.svg.j2"
+
+
+def test_a_collection_without_a_field_the_drawer_needs_is_a_problem():
+    import dataclasses
+    pack = load_pack(ZVV)
+    board = {k: v for k, v in pack.collections["board"].items() if k != "pitch"}
+    broken = dataclasses.replace(pack, collections={**pack.collections, "board": board})
+    plan = plan_components(broken, "en", "a4")
+    found = {(p.code, p.key, p.line) for p in plan.problems}
+    source = pack.sources["components"]
+    assert ("component.data", "components[0].board", source.line((0, "board"))) in found      # the board
+    assert ("component.data", "components[2].board", source.line((2, "board"))) in found      # the walls
+    assert all("pitch" in p.message and p.lang == "en" for p in plan.problems)
+    assert "board" not in plan.documents
+
+
+def test_an_unknown_colour_name_is_a_problem_on_its_setting(tmp_path):
+    copy = copy_pack(tmp_path, ZVV)
+    edit(copy / "components.yaml", "colour: wall,", "colour: wal,")
+    plan = plan_components(load_pack(copy), "en", "a4")
+    [problem] = plan.problems
+    assert (problem.code, problem.key) == ("component.data", "components[2].colour")
+    assert "'wal' is not a colour" in problem.message and "wall" in problem.message
+
+
+# ---- a pack's own components and third-party component types
+
+TRACK = """{#- A score track: one box per point, the game's name, the copy number. -#}
+<rect x="0" y="0" width="{{ w|mm }}" height="{{ h|mm }}" fill="{{ colour(component.label) }}"/>
+{% for i in range(10) %}<rect x="{{ (2 + i * 5)|mm }}" y="12" width="4" height="4" fill="none" stroke="#000000" stroke-width="0.3"/>{% endfor %}
+{{ textbox(t("game.name") ~ " · " ~ copy ~ "/" ~ count, 2, 2, w - 4, 8, font="bold", size=9, min_size=5, fill="#000000") }}
+"""
+
+
+def test_a_pack_declared_template_component_is_drawn(tmp_path):
+    copy = copy_pack(tmp_path, "zombie-run")
+    (copy / "templates").mkdir()
+    (copy / "templates" / "track.svg.j2").write_text(TRACK, encoding="utf-8")
+    with (copy / "components.yaml").open("a", encoding="utf-8") as f:
+        f.write("- {type: template, template: track.svg.j2, width: 54mm, height: 20mm, count: 3, label: hazard}\n")
+    pack = load_pack(copy)
+    plan = plan_components(pack, "en", "a4")
+    assert not plan.problems
+    [pdf] = write_components(plan, tmp_path / "out")
+    document = list(pages(pdf))
+    paths = [p for _, _, ps, _ in document for p in ps]
+    text = " ".join(t for _, _, _, t in document)
+    name = pack.texts["en"][pack.name]
+    assert all(f"{name} · {n}/3" in text for n in (1, 2, 3))
+    cuts = [r for r in cut_rects(paths) if near(r[2] - r[0], 54) and near(r[3] - r[1], 20)]
+    assert len(cuts) == 3
+    assert len([p for p in fills(paths, pack.palette["hazard"]) if near(p.w, 54) and near(p.h, 20)]) == 3
+    boxes = [p for p in paths if p.stroked and not p.filled and near(p.stroke_mm, 0.3, 0.01)
+             and near(p.w - 2 * p.stroke_mm, 4) and near(p.h - 2 * p.stroke_mm, 4)]
+    assert len(boxes) == 30
+
+
+def test_a_broken_pack_template_is_a_problem_not_a_traceback(tmp_path):
+    copy = copy_pack(tmp_path, "zombie-run")
+    (copy / "templates").mkdir()
+    (copy / "templates" / "track.svg.j2").write_text("{{ no_such_value }}", encoding="utf-8")
+    with (copy / "components.yaml").open("a", encoding="utf-8") as f:
+        f.write("- {type: template, template: track.svg.j2, width: 54mm, height: 20mm}\n")
+    plan = plan_components(load_pack(copy), "en", "a4")
+    [problem] = plan.problems
+    assert (problem.code, problem.key) == ("component.template", "components[1].template")
+    assert "no_such_value" in problem.message and problem.line == _entry_line(copy / "components.yaml", "track.svg.j2")
+
+
+def draw_badge(ctx, spec):
+    """A third-party drawer: one round badge of the entry's size with its text."""
+    from pnp.components.core import part
+    s = ctx.sketch(spec["size"], spec["size"])
+    s.circle(spec["size"] / 2, spec["size"] / 2, spec["size"] / 2, fill=ctx.colour(spec["fill"], "fill"))
+    s.text(spec["text"], 0, 0, spec["size"], spec["size"], font="bold", size=10, min_size=5, what="badge")
+    s.cut_circle(spec["size"] / 2, spec["size"] / 2, spec["size"] / 2)
+    return [[part(s, "badge")]]
+
+
+def badge_type():
+    from pnp.schema import Field, Schema
+    return types.ComponentType("badge", Schema("badge component", "A round badge (a test's own type).", {
+        "size": Field("length", "Diameter.", "20mm"),
+        "text": Field("str", "What the badge says.", "BADGE"),
+        "fill": Field("str", "Colour (a palette colour's name or '#rrggbb').", "#ffd700"),
+    }, unique=None), draw_badge, "parts")
+
+
+@pytest.fixture
+def clean_registry(monkeypatch):
+    """The registry as shipped, restored after the test."""
+    monkeypatch.setattr(types, "_REGISTRY", dict(types._REGISTRY))
+    monkeypatch.setattr(types, "_entry_points_loaded", True)
+
+
+def _badge_pack(tmp_path) -> Path:
+    copy = copy_pack(tmp_path, "zombie-run")
+    with (copy / "components.yaml").open("a", encoding="utf-8") as f:
+        f.write("- {type: badge, size: 25mm, text: HELLO, fill: hazard}\n")
+    return copy
+
+
+def _badge_is_drawn(copy: Path, tmp_path: Path) -> None:
+    pack = load_pack(copy)
+    assert pack.components[-1] == {"type": "badge", "size": pytest.approx(25.0), "text": "HELLO", "fill": "hazard"}
+    plan = plan_components(pack, "en", "a4")
+    assert not plan.problems
+    [pdf] = write_components(plan, tmp_path / "out")
+    document = list(pages(pdf))
+    assert "HELLO" in " ".join(t for _, _, _, t in document)
+    discs = [p for _, _, ps, _ in document for p in fills(ps, pack.palette["hazard"]) if near(p.w, 25) and near(p.h, 25)]
+    assert len(discs) == 1
+
+
+def test_a_registered_component_type_is_validated_and_drawn(tmp_path, clean_registry):
+    copy = _badge_pack(tmp_path)
+    with pytest.raises(DataError, match="type 'badge' is not known"):
+        load_pack(copy)
+    types.register(badge_type())
+    _badge_is_drawn(copy, tmp_path)
+    with pytest.raises(types.ComponentTypeError, match="already registered"):
+        types.register(types.ComponentType("badge", badge_type().schema, "elsewhere:draw"))
+
+
+def test_component_types_of_installed_packages_come_through_entry_points(tmp_path, clean_registry, monkeypatch):
+    class EntryPoint:
+        name, value = "badge", "pnp_badges:BADGE"
+
+        def load(self):
+            return badge_type()
+
+    asked = []
+    monkeypatch.setattr(types, "entry_points", lambda group: asked.append(group) or [EntryPoint()])
+    monkeypatch.setattr(types, "_entry_points_loaded", False)
+    _badge_is_drawn(_badge_pack(tmp_path), tmp_path)
+    assert asked == ["pnp.components"]                      # loaded once, however often the types are asked for
+
+
+def test_the_generic_components_know_no_game():
+    """No module, function, constant or text key of pnp.components (or of the shared sheet strings)
+    is named after a game, and the drawers' colours come from data: the only hex colours are the
+    print style's (style.py), the settings' defaults (types.py) and plain black and white."""
+    folder = Path(__file__).resolve().parent.parent / "pnp" / "components"
+    games = [p.name for p in DATA.iterdir() if (p / "pack.yaml").is_file()]
+    words = {w for game in games for w in [game, *game.split("-")] if w not in ("run", "vs")} | {"zvv", "cemetery",
+                                                                                                  "guardian"}
+    for module in folder.glob("*.py"):
+        source = module.read_text(encoding="utf-8").lower()
+        names = re.findall(r"^\s*(?:def|class)\s+(\w+)|^(\w+)\s*[:=]", source, re.M)
+        for name in [n for pair in names for n in pair if n] + [module.stem]:
+            assert not any(w in name for w in words), (module.name, name)
+        if module.name not in ("style.py", "types.py"):
+            assert set(re.findall(r"#[0-9a-f]{6}\b", source)) <= {"#000000", "#ffffff"}, module.name
+    from pnp.i18n import sheet
+    assert not [key for key in sheet.table("en") if any(w in key for w in words)]

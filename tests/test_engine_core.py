@@ -7,8 +7,17 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from pnp.engines import core
-from pnp.engines.core import (GameState, IllegalMoveError, Outcome, RecordError, Rng, derive_seed,
-                              get_game, register, resolve_options)
+from pnp.engines.core import (
+    GameState,
+    IllegalMoveError,
+    Outcome,
+    RecordError,
+    Rng,
+    derive_seed,
+    get_game,
+    register,
+    resolve_options,
+)
 from pnp.engines.simulate import simulate, wilson
 
 

@@ -260,7 +260,7 @@ def test_placeholder_mismatch_is_refused_with_every_problem(plurals_pack, tmp_pa
     assert result.exit_code == 2, result.output
     lines = text.splitlines()
     score_line = lines.index('msgstr "{who}: {count}"') + 1
-    move_line = next(i for i, l in enumerate(lines, 1) if l.startswith("msgstr[0] \"Пройди"))
+    move_line = next(i for i, line in enumerate(lines, 1) if line.startswith("msgstr[0] \"Пройди"))
     assert f"uk.po:{score_line}: ui.score: the translation drops {{n}} and invents {{count}}" in result.output
     assert f"uk.po:{move_line}: rule.move: the translation invents {{who}}" in result.output
     assert "2 problems" in result.output
@@ -370,3 +370,26 @@ def test_fit_names_the_key_that_does_not_fit(tiny_pack):
     assert result.exit_code == 1
     assert "tiny [en]: every text fits" in result.output and "tiny [it]: 1 problem" in result.output
     assert "card.gamma.body (" in result.output
+
+
+def test_fit_names_the_key_the_card_used_when_two_keys_hold_the_same_text(tiny_pack):
+    it = tiny_pack / "text" / "it.yaml"
+    long = "Due facce molto lunghe " * 40
+    text = it.read_text(encoding="utf-8").replace("body: Due facce}", f"body: {long}}}")
+    text = text.replace("body: Un testo più lungo che deve andare a capo su più righe dentro la zona sicura della carta.}",
+                        f"body: {long}}}")
+    it.write_text(text, encoding="utf-8")
+    report = fit_report(load_pack(tiny_pack), ["it"])["it"]
+    got = sorted((issue.keys, issue.exact, issue.location[1]) for issue in report)
+    assert got == [(["card.beta.body"], True, 5), (["card.gamma.body"], True, 6)]
+    assert all(issue.issue is not None and issue.issue.code == "text.fit" for issue in report)
+
+
+def test_fit_notes_the_fallback_texts_it_laid_out(tiny_pack):
+    it = tiny_pack / "text" / "it.yaml"
+    it.write_text(it.read_text(encoding="utf-8").replace("title: Beta, ", ""), encoding="utf-8")
+    result = CliRunner().invoke(main, ["i18n", "fit", str(tiny_pack), "--lang", "it"])
+    assert result.exit_code == 0, result.output
+    assert "note: 1 missing translation laid out with the fallback text" in result.output
+    result = CliRunner().invoke(main, ["i18n", "fit", str(tiny_pack), "--lang", "en"])
+    assert "note:" not in result.output

@@ -58,8 +58,8 @@ def test_each_defect_gets_one_precise_message(tiny_pack, tmp_path, name, file, o
     result = run_build(tiny_pack, out, "--strict")
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
-    problem_lines = [l for l in result.output.splitlines() if re.match(r"^\S.*:\d+:", l)]
-    matching = [l for l in problem_lines if re.search(pattern, l)]
+    problem_lines = [line for line in result.output.splitlines() if re.match(r"^\S.*:\d+:", line)]
+    matching = [line for line in problem_lines if re.search(pattern, line)]
     assert matching, result.output
     line = matching[0]
     assert expected_file in line.replace("\\", "/")
@@ -74,11 +74,13 @@ def test_all_problems_are_reported_at_once(tiny_pack, tmp_path):
     replace(tiny_pack / "cards/main.yaml", "colour: red, value: 1", "colour: red, valeu: 1")
     result = run_build(tiny_pack, tmp_path / "out")
     assert result.exit_code == 2
-    assert "4 problems in the data" in result.output
-    assert "missing required key 'value'" in result.output
+    # One message per problem: the typo 'valeu' is reported with its suggestion, and the 'value' it
+    # was meant to be is not reported again as missing.
+    assert "3 problems in the data" in result.output
+    assert "missing required key 'value'" not in result.output
     assert "'green' is not an id" in result.output
     assert "expected a whole number" in result.output
-    assert "unknown key 'valeu'" in result.output
+    assert "unknown key 'valeu'" in result.output and "did you mean 'value'?" in result.output
 
 
 def test_a_missing_translation_prints_english_with_a_warning(tiny_pack, tmp_path):

@@ -6,15 +6,13 @@ import random
 import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
+from conftest import zr_twins
 
 from pnp.engines.cli import playtest
 from pnp.engines.simulate import mann_whitney, play_one, simulate, two_proportion_z
 from pnp.engines.soak import soak
 from pnp.engines.zombie_run import ZombieRun
-from pnp.engines.zombies_vs_vampires import (BUILD, MOVE, PASS, PMBUILD, REMOVE,
-                                             ZombiesVsVampires)
-
-from conftest import zr_twins
+from pnp.engines.zombies_vs_vampires import BUILD, MOVE, PASS, PMBUILD, REMOVE, ZombiesVsVampires
 
 
 def pdf_pages(path) -> list[str]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 import re
 import shutil
-import unicodedata
 import subprocess
+import unicodedata
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -19,10 +19,10 @@ from pnp.build import render_faces
 from pnp.cli import main
 from pnp.components import plan_components, write_components
 from pnp.components.core import Context
+from pnp.components.svgkit import to_face
 from pnp.i18n import sheet
 from pnp.i18n.plurals import category, required_categories
 from pnp.pack import load_pack
-from pnp.components.svgkit import to_face
 from pnp.render.svgcanvas import _op_glyphs
 from pnp.sheets import Face, SheetCard, write_calibration_pdf, write_cards_pdf
 from pnp.sheets.info import draw_text
@@ -250,21 +250,21 @@ def test_components_page_sheet_text_in_every_language(lang, zombie_run, tmp_path
 @pytest.fixture(scope="module")
 def arabic_aid():
     """One Arabic player aid card of Zombie! Run (its own sample Arabic lines)."""
-    from pnp.components import aids
+    from pnp.components import aid
 
     pack = _pack_in("zombie-run", ("en", "ar"))
-    aid = pack.collections["aid"]
+    spec = next(e for e in pack.components if e["type"] == "aid")
     samples = ["تحرّك خطوة واحدة نحو أقرب مخرج", "اسحب بطاقة ثم العبها فورًا", "يهاجم الزومبي إذا كان معك"]
     ar = dict(pack.texts["ar"])
-    for i, section in enumerate(aid["sections"]):
+    for i, section in enumerate(spec["sections"]):
         ar[section["heading"]] = f"القسم {i + 1}"
-        for j, key in enumerate(section.get("lines", [])):
-            ar[key] = samples[(i + j) % len(samples)]
+        for j, line in enumerate(section["lines"]):
+            ar[line["text"]] = samples[(i + j) % len(samples)]
     pack = dataclasses.replace(pack, texts={**pack.texts, "ar": ar})
     ctx = Context(pack, "ar", "a4")
-    sections = [(ctx.t(sec["heading"]), [ctx.t(k) for k in sec.get("lines", [])]) for sec in aid["sections"]]
-    sketch = aids._card(ctx, "بطاقة", sections, 1, 4)
-    assert ctx.issues.all() == [] and ctx.missing_keys == []
+    sections = [(ctx.t(sec["heading"]), [aid.aid_line(ctx, line) for line in sec["lines"]]) for sec in spec["sections"]]
+    sketch = aid.card(ctx, spec, "بطاقة", sections, 1, 4)
+    assert ctx.report.issues == [] and ctx.missing_keys == []
     return sketch, samples
 
 
@@ -278,7 +278,8 @@ def test_arabic_components_text_is_shaped(arabic_aid):
 
 
 def test_arabic_aid_is_right_aligned_with_bullets_on_the_right(arabic_aid):
-    from pnp.components.aids import AID_W, BULLET, PAD
+    from pnp.components.aid import BULLET, PAD
+    AID_W = 88.0                # the aid's width (components.yaml keeps the default)
 
     sketch, samples = arabic_aid
     svg = sketch.svg()
@@ -293,11 +294,11 @@ def test_arabic_aid_is_right_aligned_with_bullets_on_the_right(arabic_aid):
 
 
 def test_arabic_board_coordinates_do_not_mirror():
-    from pnp.components import zvv
+    from pnp.components import grid_board
 
     pack = _pack_in("zombies-vs-vampires", ("en", "ar"))
     ctx = Context(pack, "ar", "a4")
-    sketch, w, h = zvv.draw_board(ctx, next(e for e in pack.collections["components"] if e["type"] == "square-board"))
+    sketch = grid_board.draw_board(ctx, next(e for e in pack.components if e["type"] == "grid-board"))
     svg = sketch.svg()
     letters = re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>([A-M])</text>', svg)
     top = sorted((float(x), letter) for x, y, letter in letters if float(y) < 9)
@@ -309,7 +310,6 @@ def test_arabic_board_coordinates_do_not_mirror():
 
 
 def test_arabic_legend_order_is_mirrored():
-    from pnp.components import core
 
     pack = _pack_in("zombies-vs-vampires", ("en", "ar"))
     for lang, expect_title_right in (("en", False), ("ar", True)):

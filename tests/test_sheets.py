@@ -6,7 +6,6 @@ Page coordinates in these tests are mm from the page's top-left corner (raster c
 import math
 import os
 import subprocess
-from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest

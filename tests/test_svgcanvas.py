@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import pypdfium2 as pdfium
 import pytest
+from conftest import TINY
 from PIL import Image, ImageChops
 from reportlab.graphics import renderPDF
 from reportlab.pdfgen.canvas import Canvas
@@ -25,8 +26,6 @@ from pnp.pack import load_pack
 from pnp.render.faces import FaceMaker
 from pnp.render.svgcanvas import CompiledFace, UnsupportedSvg, compile_svg
 from pnp.text import fonts
-
-from conftest import TINY
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 DPI = 100

@@ -19,8 +19,9 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from pnp.cli import main
 from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
-from pnp.render.textbox import FitReport, make_textbox
+from pnp.render.textbox import make_textbox
 from pnp.text import fonts, shaping
+from pnp.text.fitreport import FitReport
 from pnp.text.layout import layout, missing_characters
 
 TESTS = Path(__file__).resolve().parent
@@ -233,7 +234,7 @@ def test_latin_text_is_unchanged_byte_for_byte():
 def test_ukrainian_and_german_go_through_the_same_layer(text, tmp_path):
     report = FitReport()
     markup = textbox_markup(text, report=report, size=12)
-    assert report.missing == [] and report.overflows == []
+    assert report.issues == []
     assert markup.count("<text") == 1 and "direction=" not in markup and text in markup
     assert raster(svg_page(markup), tmp_path).max() > 0.5
     # forced right-to-left, the same words are one left-to-right run, at the right
@@ -246,7 +247,7 @@ def test_glyph_coverage_uses_the_fallback_chain():
     assert missing_characters("زومبي 漢 x", "bold") == ["漢"]
     report = FitReport()
     textbox_markup("زومبي 漢", report=report)
-    assert report.missing and "'漢'" in report.missing[0]
+    assert [i.missing for i in report.issues if i.code == "text.glyph"] == [("漢",)]
 
 
 def test_compiler_refuses_unordered_rtl_text_and_shapes_override_runs():

@@ -4,14 +4,23 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import click
 import pytest
+from conftest import (
+    check_scenario,
+    check_unwind_and_replay,
+    perft_positions,
+    push_checking_undo,
+    scenario_files,
+    yaml_round_trip,
+    zr_twins,
+)
 
 from pnp.engines.core import IllegalMoveError, get_game
-from pnp.engines.zombie_run import (ZombieRun, _default_data, _load_zr_data, greedy_bot,
-                                    random_bot, zr_data)
-
-from conftest import (check_scenario, check_unwind_and_replay, pack_and_yaml_loads, perft_positions,
-                      push_checking_undo, scenario_files, yaml_round_trip, zr_twins)
+from pnp.engines.zombie_run import ZombieRun, greedy_bot, load_zr_data, random_bot, zr_data
+from pnp.engines.zombie_run import deck as zr_deck
+from pnp.errors import DataError
+from pnp.pack import Card, load_pack
 
 HERE = Path(__file__).parent
 SCENARIOS = scenario_files("zombie-run")
@@ -28,9 +37,29 @@ def test_deck_is_the_printed_deck():
     assert d.S == 10
     assert all(c == 3 for c in d.copies)          # 3 items + 3 zombies per symbol, 3 roaches
     assert d.names[d.ROACH] == "zombie:roach"
-    dd = _default_data()
-    assert dd.total == 63 and dd.S == 10
-    assert _load_zr_data(HERE / "no-such-pack").source == "defaults"
+    pack = load_pack("zombie-run")
+    assert d.symbols == tuple(e["id"] for e in pack.collections["symbols"])
+    assert d.total == len(pack.cards())
+    for card in pack.cards():                     # every printed id names its card type
+        name = "zombie:roach" if card.kind == "roach" else f"{card.kind}:{card.fields['symbol']}"
+        assert d.type_of(card.id) == d.card_ids[card.base_id] == d.index[name]
+
+
+def test_the_deck_comes_only_from_the_pack(monkeypatch):
+    with pytest.raises(click.ClickException):     # no pack there: pnp's error, no default deck
+        load_zr_data(HERE / "no-such-pack")
+    card = Card(id="joker", base_id="joker", kind="joker", deck="main", copy=1, quantity=1,
+                fields={}, file=HERE / "cards.yaml", line=7)
+
+    class Pack:
+        collections = {"symbols": []}
+
+        def cards(self):
+            return [card]
+
+    monkeypatch.setattr(zr_deck, "load_pack", lambda root: Pack())
+    with pytest.raises(DataError, match="joker"):   # a card of no Zombie Run kind
+        load_zr_data("any")
 
 
 def test_deal_and_first_draw():
@@ -178,8 +207,10 @@ def test_empty_deck_and_discard_draws_nothing():
     hands = [everything[:30], everything[30:45], everything[45:]]
     st = ZombieRun.from_position({"hands": hands}, players=3)
     assert not st.deck and not st.discard
-    st.push(st.legal_moves()[0])
-    assert "Z13-empty" in st.rules_fired or st.discard      # nothing to draw unless Z4 fired
+    assert all(c.startswith("item:") for c in hands[0])     # P1 holds the 30 items
+    st.push_text(f"play {hands[0][0]}")                       # onto its empty table: no Z4
+    assert st.turn == 1 and st.rules_fired["Z13-empty"] == 1  # P2's draw finds no card
+    assert len(st.hands[1]) == 15 and not st.deck and not st.discard
     assert not st.check_invariants()
 
 
@@ -189,13 +220,20 @@ def test_observation_hides_other_hands():
     assert obs["seat"] == 1 and obs["legal"] == []
     assert sorted(obs["hand"]) == sorted(st.data.names[t] for t in st.hands[1])
     assert obs["hand_sizes"] == [len(h) for h in st.hands]
-    text = repr(obs)
-    other = [st.data.names[t] for t in st.hands[0]]
     assert "hands" not in obs and "deck_order" not in obs
     assert isinstance(obs["deck"], int)
     own = st.observation(st.turn)
     assert own["legal"] and all(isinstance(x, str) for x in own["legal"])
-    del text, other
+    # Z1: what seat 1 sees does not depend on the other hands nor on the deck order
+    spec = {"hands": [["item:bat", "zombie:bus"], ["item:pan", "zombie:roach"], ["item:bus"],
+                      ["zombie:pan"]], "tables": [["item:ladder"], [], [], ["zombie:bat"]]}
+    a = ZombieRun.from_position(spec, players=4, seed=1)
+    spec["hands"] = [["item:umbrella", "zombie:ladder"], spec["hands"][1], ["zombie:bus"],
+                     ["item:bat"]]
+    b = ZombieRun.from_position(spec, players=4, seed=2)
+    assert a.deck != b.deck
+    assert a.observation(1) == b.observation(1)
+    assert a.observation(0) != b.observation(0)            # the mover's own hand does show
 
 
 def test_observation_bots_play_whole_games():
@@ -213,10 +251,3 @@ def test_variants_and_options():
     assert st.roach_cap == 3
     st = ZombieRun(players=3, seed=1, variants=["quick"])
     assert st.max_turns == 300
-
-
-def test_yaml_fallback_reads_the_same_deck(monkeypatch):
-    via_pack, via_yaml = pack_and_yaml_loads(monkeypatch, _load_zr_data)
-    assert "yaml" in via_yaml.source or via_yaml.source == "defaults"
-    assert (via_yaml.symbols, via_yaml.copies) == (via_pack.symbols, via_pack.copies)
-    assert via_yaml.card_ids == via_pack.card_ids

@@ -2,31 +2,47 @@
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
+import click
 import pytest
+import yaml
+from conftest import (
+    check_scenario,
+    check_unwind_and_replay,
+    perft_positions,
+    push_checking_undo,
+    scenario_files,
+    yaml_round_trip,
+)
 
 from pnp.engines.core import IllegalMoveError, RecordError, get_game
-from pnp.engines.zombies_vs_vampires import (BUILD, MOVE, DEFAULT_ACTION_DIE, ZombiesVsVampires,
-                                             _load_zvv_data, geometry, greedy_bot, zvv_data)
-
-from conftest import (check_scenario, check_unwind_and_replay, pack_and_yaml_loads, perft_positions,
-                      push_checking_undo, scenario_files, yaml_round_trip)
+from pnp.engines.zombies_vs_vampires import BUILD, MOVE, ZombiesVsVampires, greedy_bot, zvv_data
+from pnp.errors import DataError
+from pnp.pack import find_pack
 
 Z = ZombiesVsVampires
-HERE = Path(__file__).parent
 SCENARIOS = scenario_files("zombies-vs-vampires")
 PERFT = perft_positions("zombies-vs-vampires")
 
 
-def test_registered_and_defaults():
+PACK = find_pack("zombies-vs-vampires")          # the shipped pack, as the printer finds it
+
+
+def test_registered_and_reads_the_shipped_pack():
     assert get_game("zombies-vs-vampires") is Z
-    d = _load_zvv_data(HERE / "no-such-pack")
-    assert d["size"] == 13 and d["walls"] == (6, 5, 4)
-    assert d["action_die"] == DEFAULT_ACTION_DIE
+    board = yaml.safe_load((PACK / "board.yaml").read_text(encoding="utf-8"))
+    walls = yaml.safe_load((PACK / "walls.yaml").read_text(encoding="utf-8"))
+    dice = {d["id"]: d for d in yaml.safe_load((PACK / "dice.yaml").read_text(encoding="utf-8"))}
     d = zvv_data()
-    assert sorted(d["size_die"]) == [1, 1, 2, 2, 3, 3]
-    assert len(d["action_die"]) == 6
+    assert d.size == board["size"]["cols"] == board["size"]["rows"]
+    assert [z[0] for z in d.zones] == [z["id"] for z in board["zones"]]
+    assert d.walls == tuple(sum(w["count"] for w in walls if w["size"] == L) for L in (1, 2, 3))
+    assert d.size_die == tuple(f["size"] for f in dice["size"]["faces"])
+    assert len(d.action_die) == len(dice["action"]["faces"])
+    st = Z(players=2, seed=1)
+    assert st.total_walls[1:] == d.walls and st.action_die == d.action_die
 
 
 def test_setup():
@@ -86,7 +102,8 @@ def test_walls_block_movement_both_ways():
 
 
 def test_wall_geometry():
-    g = geometry(13)
+    g = Z(players=2, seed=1).geo
+    assert g.N == 13
     assert len(g.by_size[1]) == 264 and len(g.by_size[2]) == 240 and len(g.by_size[3]) == 216
     for ci in g.by_size[3]:                            # never a groove inside a home zone
         o, r, c, L, gm, im = g.cands[ci]
@@ -262,19 +279,117 @@ def test_lane_bfs_matches_single_piece_bfs():
             st._apply(st.random_move(ch.random))
 
 
-def test_engine_reads_the_printed_board():
-    d = zvv_data()
+def _pack_copy(tmp_path, **changes) -> Path:
+    """A copy of the shipped pack with some collection files replaced: ``name=value`` writes
+    ``value`` (YAML data) to ``<name>.yaml``, or the text itself when it is a string."""
+    root = tmp_path / "zvv-pack"
+    shutil.copytree(PACK, root)
+    for name, value in changes.items():
+        text = value if isinstance(value, str) else yaml.safe_dump(value, sort_keys=False)
+        (root / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return root
+
+
+def _read(name):
+    return yaml.safe_load((PACK / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+def test_engine_reads_the_printed_board(tmp_path, monkeypatch):
+    """A changed pack changes the game: board size, zones, seats, walls and dice all come from
+    the pack (nothing is built in)."""
+    board = _read("board")
+    board["size"] = {"cols": 15, "rows": 15}
+    board["zones"] = [                      # 3x3 zones moved off the corners
+        {"id": "nw", "name": "zone.nw", "cols": [1, 3], "rows": [0, 2], "opposite": "se"},
+        {"id": "ne", "name": "zone.ne", "cols": [12, 14], "rows": [2, 4], "opposite": "sw"},
+        {"id": "se", "name": "zone.se", "cols": [11, 13], "rows": [12, 14], "opposite": "nw"},
+        {"id": "sw", "name": "zone.sw", "cols": [0, 2], "rows": [10, 12], "opposite": "ne"}]
+    board["seats"] = [{"players": 2, "zones": ["sw", "ne"]},
+                      {"players": 3, "zones": ["ne", "se", "nw"]},
+                      {"players": 4, "zones": ["se", "sw", "nw", "ne"]}]
+    walls = _read("walls")
+    for w in walls:
+        w["count"] = {1: 2, 2: 7, 3: 1}[w["size"]]
+    dice = _read("dice")
+    for die in dice:
+        if die["id"] == "size":
+            for f in die["faces"]:
+                f["size"] = 2
+        else:                               # 5 steps or build, nothing else
+            for i, f in enumerate(die["faces"]):
+                f.clear()
+                f.update({"id": f"f{i}", "label": "die.action.two"})
+                f.update({"action": "move", "steps": 5} if i % 2 else {"action": "build"})
+    root = _pack_copy(tmp_path, board=board, walls=walls, dice=dice)
+    monkeypatch.setattr(Z, "pack_root", root)
     st = Z(players=2, seed=1)
-    assert st.geo.N == d["size"]
-    if d["zones"]:
-        assert st.geo.zone_ids == [z[0] for z in d["zones"]]
-    assert [st.geo.zone_ids[c] for c in st.corners] == list(d["seats"][2])
+    g = st.geo
+    assert g.N == 15 and g.zone_ids == ["nw", "ne", "se", "sw"]
+    assert st.total_walls == (0, 2, 7, 1) and st.supply == [0, 2, 7, 1]
+    assert [g.zone_ids[c] for c in st.corners] == ["sw", "ne"]
+    sw = {(14 - r) * g.W + c for r in range(10, 13) for c in range(0, 3)}   # pack rows: top = 0
+    ne = {(14 - r) * g.W + c for r in range(2, 5) for c in range(12, 15)}
+    assert set(st.pos[0]) == sw and set(st.pos[1]) == ne                     # V1
+    assert st.target_mask[0] == sum(1 << s for s in ne)                      # V2: sw -> ne
+    for ci in g.by_size[1]:                 # V9: no wall inside the moved zones
+        o, r, c, L, gm, im = g.cands[ci]
+        inside = (r * g.W + c, (r + 1) * g.W + c if o == 0 else r * g.W + c + 1)
+        assert not (set(inside) <= sw or set(inside) <= ne)
+    assert Z(players=4, seed=1).corners == tuple(g.zone_ids.index(z) for z in ("se", "sw", "nw", "ne"))
+    faces = set()
+    ch = random.Random(1)
+    for _ in range(40):                     # the dice: 5 steps, or build a wall of size 2
+        faces.add(st.face_text)
+        assert st.face_text in ("5", "build")
+        assert (st.steps == 5) if st.face_text == "5" else (st.wsize == 2)
+        st.push(st.random_move(ch.random))
+    assert faces == {"5", "build"} and st.walls
+    assert all(g.cands[ci][3] == 2 for ci in st.walls)
     st = Z(players=2, seed=1, variants=["head-on"])
     assert [st.geo.zone_ids[c] for c in st.corners] == ["nw", "se"]
     assert st.target_mask[0] == st.geo.zone_masks[st.geo.zone_ids.index("se")]
 
 
-def test_yaml_fallback_reads_the_same_board(monkeypatch):
-    via_pack, via_yaml = pack_and_yaml_loads(monkeypatch, _load_zvv_data)
-    for key in ("size", "walls", "action_die", "size_die", "zones", "seats"):
-        assert via_yaml[key] == via_pack[key], key
+def _square_board_13x15():
+    board = _read("board")
+    board["size"] = {"cols": 13, "rows": 15}
+    return board
+
+
+def _long_wall():
+    walls = _read("walls")
+    walls[2]["size"] = 4
+    return walls
+
+
+def _unknown_seat_zone():
+    board = _read("board")
+    board["seats"][0]["zones"] = ["nw", "middle"]
+    return board
+
+
+def _no_action_die():
+    return [die for die in _read("dice") if die["id"] != "action"]
+
+
+@pytest.mark.parametrize("name, broken, where", [
+    ("walls", "- {id: wall-1, size: 1, count: [6\n", "walls.yaml"),     # YAML syntax
+    ("walls", _long_wall, "walls.yaml"),                                  # a wall of size 4
+    ("board", _square_board_13x15, "board.yaml"),                         # not square
+    ("board", _unknown_seat_zone, "board.yaml"),                          # seat in no zone
+    ("dice", _no_action_die, "dice.yaml"),                                # no action die
+])
+def test_a_broken_pack_is_refused_not_defaulted(tmp_path, monkeypatch, name, broken, where):
+    """The engine reads only what the pack's loader validated: a pack it cannot load or play is
+    a DataError naming the file, never a silent fall-back to built-in values."""
+    root = _pack_copy(tmp_path, **{name: broken() if callable(broken) else broken})
+    monkeypatch.setattr(Z, "pack_root", root)
+    with pytest.raises(DataError) as err:
+        Z(players=2, seed=1)
+    assert where in str(err.value)
+
+
+def test_a_missing_pack_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(Z, "pack_root", tmp_path / "no-such-pack")
+    with pytest.raises(click.ClickException):
+        Z(players=2, seed=1)

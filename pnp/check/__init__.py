@@ -4,9 +4,11 @@
     findings = check_pack("cimiterio")          # list[Finding], sorted by file and line
     if any(f.severity == "error" for f in findings): ...
 
-See rules.py for the rule vocabulary and printing.py for the built-in checks.
+The rules are pnp.composition's (shared with `pnp build`); runner.py maps load problems to
+findings by their code, printing.py renders every face through pnp.build.
 """
-from pnp.check.findings import ERROR, WARNING, Finding, exit_code
+from pnp.check.findings import exit_code
 from pnp.check.runner import ALL_CHECKS, check_pack
+from pnp.composition.findings import ERROR, WARNING, Finding
 
 __all__ = ["ALL_CHECKS", "ERROR", "WARNING", "Finding", "check_pack", "exit_code"]

@@ -5,8 +5,9 @@ import json
 
 import click
 
-from pnp.check.findings import ERROR, WARNING, exit_code
+from pnp.check.findings import exit_code
 from pnp.check.runner import ALL_CHECKS, check_pack
+from pnp.composition.findings import ERROR, WARNING
 from pnp.pack import available_packs
 
 
@@ -31,7 +32,7 @@ def check(games, fmt, strict, no_print):
                    "errors": sum(f.severity == ERROR for f in findings),
                    "warnings": sum(f.severity == WARNING for f in findings),
                    "findings": [f.to_dict() for f in findings]}
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2, default=str))   # detail may hold paths
     else:
         for f in findings:
             click.echo(str(f))

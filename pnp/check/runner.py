@@ -1,49 +1,34 @@
-"""check_pack: load a pack as far as it goes, then run its rules and the print checks."""
+"""check_pack: load a pack as far as it goes, then run its rules and the print checks.
+
+A load problem becomes a finding of the same id as its code (schema.unknown-key, yaml.syntax,
+text.missing...); nothing here reads a problem's wording.
+"""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from pnp.check.findings import ERROR, Finding, finding
 from pnp.check.printing import render_findings
-from pnp.check.rules import load_rules, run_rules
+from pnp.composition import ERROR, Finding, check_composition, finding
 from pnp.errors import Problem, Problems
 from pnp.pack import Pack, UnknownGameError, find_pack, read_pack
 
-# Load problems, classified by the loader's wording (see pnp/pack.py, pnp/yamlsource.py).
-_LOAD_RULES = [
-    (re.compile(r"^YAML syntax error"), "yaml.syntax"),
-    (re.compile(r"^duplicate key "), "yaml.duplicate-key"),
-    (re.compile(r"^YAML merge keys|^keys must be plain"), "yaml.unsupported"),
-    (re.compile(r"^file not found|^cannot read"), "pack.file"),
-    (re.compile(r"^duplicate card id "), "cards.duplicate-id"),
-    (re.compile(r"^duplicate deck id "), "decks.duplicate-id"),
-    (re.compile(r"^text key '[^']*' has no '[^']*' text"), "text.missing"),
-    (re.compile(r"^unknown key "), "schema.unknown-key"),
-    (re.compile(r"^missing required key "), "schema.missing-key"),
-    (re.compile(r"is not an id in |refers to collection "), "schema.reference"),
-    (re.compile(r"^unknown kind "), "schema.unknown-kind"),
-    (re.compile(r"^expected "), "schema.type"),
-]
+TEXT_MISSING = "text.missing"
 # Load problems that leave a complete pack behind: the other checks still run and exit is 1, not 2.
-NON_FATAL = {"text.missing"}
+NON_FATAL = {TEXT_MISSING}
 ALL_CHECKS = frozenset({"rules", "print"})
+_HINTS = {TEXT_MISSING: "add the key to the language's text file",
+          "cards.duplicate-id": "give every card its own id"}
 
 
-def load_rule_id(message: str) -> str:
-    for pattern, rule in _LOAD_RULES:
-        if pattern.search(message):
-            return rule
-    return "schema.invalid"
-
-
-def _load_finding(problem: Problem, game: str) -> Finding:
-    rule = load_rule_id(problem.message)
-    hint = {"text.missing": "add the key to the language's text file",
-            "yaml.syntax": f"the line shown (or the one before it): {problem.snippet}" if problem.snippet else "",
-            "cards.duplicate-id": "give every card its own id"}.get(rule, problem.snippet and f"at: {problem.snippet}")
-    return finding(ERROR, rule, problem.file, problem.line, problem.key, problem.message, hint or "", game,
-                   fatal=rule not in NON_FATAL)
+def load_finding(problem: Problem, game: str) -> Finding:
+    """A loader problem as a finding: its code is the rule id; `text.missing` is not fatal."""
+    if problem.code == "yaml.syntax":
+        hint = f"the line shown (or the one before it): {problem.snippet}" if problem.snippet else ""
+    else:
+        hint = _HINTS.get(problem.code, problem.snippet and f"at: {problem.snippet}")
+    lang = problem.lang or problem.get("language", "")
+    return Finding(ERROR, problem.code, problem.file, problem.line, problem.key, problem.message, hint or "", game,
+                   problem.code not in NON_FATAL, lang, problem.face, problem.detail)
 
 
 def load_for_check(name_or_path: str | Path) -> tuple[Pack | None, list[Finding]]:
@@ -56,8 +41,20 @@ def load_for_check(name_or_path: str | Path) -> tuple[Pack | None, list[Finding]
     game = root.name
     problems = Problems()
     pack = read_pack(root, problems)
-    findings = [_load_finding(p, pack.id if pack else game) for p in sorted(set(problems.items))]
+    findings = [load_finding(p, pack.id if pack else game) for p in sorted(set(problems.items))]
     return pack, findings
+
+
+def _missing_text(f: Finding) -> tuple[str, str] | None:
+    """The (text key, language) a finding reports as missing, if it is about one (the loader's
+    text.missing and a `text` rule's findings carry both as detail)."""
+    key, lang = f.get("text_key"), f.get("language")
+    return (str(key), str(lang)) if key and lang else None
+
+
+def missing_texts(findings: list[Finding]) -> set[tuple[str, str]]:
+    """The (text key, language) pairs the findings already report as missing."""
+    return {pair for pair in map(_missing_text, findings) if pair is not None}
 
 
 def check_pack(name_or_path: str | Path, checks: frozenset | set = ALL_CHECKS,
@@ -70,18 +67,12 @@ def check_pack(name_or_path: str | Path, checks: frozenset | set = ALL_CHECKS,
     pack, findings = load_for_check(name_or_path)
     if pack is None or any(f.fatal for f in findings):
         return _sorted(findings)
+    # A missing text is reported once: by the loader, else by a rule (`text` kind), else by rendering.
     if "rules" in checks:
-        rules, rule_problems = load_rules(pack.root, pack.id)
-        findings.extend(rule_problems)
-        if not rule_problems:
-            findings.extend(run_rules(pack, rules))
+        loaded = missing_texts(findings)
+        findings.extend(f for f in check_composition(pack) if _missing_text(f) not in loaded)
     if "print" in checks:
-        missing = set()
-        for f in findings:
-            match = re.search(r"text key '([^']+)' has no '([^']+)' text", f.message)
-            if match:   # already reported (by the loader or a rules check): printing adds nothing
-                missing.add((match.group(1), match.group(2)))
-        findings.extend(render_findings(pack, languages, missing))
+        findings.extend(render_findings(pack, languages, missing_texts(findings)))
     return _sorted(findings)
 
 

@@ -1,24 +1,44 @@
-"""What every component drawer shares: the context (pack, language, text), parts packing, tiling."""
+"""What every component drawer shares: the drawing context (pack, language, text, colours, data),
+parts and parts packing, tiling a big drawing across pages.
+
+A drawer reports bad data by raising `ComponentError(message, key)`: `key` is the setting of its
+components.yaml entry the problem is about (the planner turns it into a Problem with the entry's
+file, line and `components[<index>].<key>`).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.components import style as st
-from pnp.components.svgkit import Sketch, TextIssues, sketch_face
-from pnp.i18n import sheet as sheet_text
-from pnp.i18n.lookup import TextLookupError, translate
+from pnp.components.svgkit import Sketch, sketch_face
+from pnp.i18n.direction import is_rtl
+from pnp.i18n.lookup import TextLookupError
+from pnp.i18n.texts import MissingText, Texts
 from pnp.pack import Pack
-from pnp.sheets.parts import PartsPage, Placement, Tile, content_area, plan_tiles
-from pnp.units import to_pt
+from pnp.schema import COLOR
+from pnp.sheets.parts import PartsPage, Placement, Tile, TilePlan, content_area, plan_tiles
+from pnp.text.fitreport import FitReport
 
 # The sheet words of components (instruction line, legend, tiles, assembly map, document names)
 # come from the string pack every game shares, pnp/i18n/sheet/<lang>.yaml (`components.*` keys);
 # a pack overrides any of them with the same key in its text/<lang>.yaml.
 
+COMPONENT_DATA = "component.data"          # the data a component reads is missing or wrong
+COMPONENT_TEMPLATE = "component.template"  # an art or component template is missing or broken
+COMPONENT_SIZE = "component.size"          # a part does not fit the page
+TEXT_MISSING = "text.missing"              # a text key with no text in the build language
+TEXT_LOOKUP = "text.lookup"                # a plural text without its number, a placeholder without a value
+
 
 class ComponentError(Exception):
-    """Component data that cannot be drawn (bad collection, unknown type)."""
+    """Component data that cannot be drawn; `key` names the entry's setting it is about."""
+
+    def __init__(self, message: str, key: str | None = None, code: str = COMPONENT_DATA):
+        super().__init__(message)
+        self.message = message
+        self.key = key
+        self.code = code
 
 
 @dataclass
@@ -26,38 +46,39 @@ class Context:
     pack: Pack
     lang: str
     paper: str
-    issues: TextIssues = field(default_factory=TextIssues)
-    missing_keys: list[str] = field(default_factory=list)
+    report: FitReport = field(default_factory=FitReport)
+    lookup_errors: list[str] = field(default_factory=list)
+    settings: dict = field(default_factory=dict)      # the entry being drawn (art templates' `component`)
+    text_keys: dict[str, str | None] = field(default_factory=dict)   # text -> the one key it came from
+    _art: Any = None
+
+    @property
+    def missing_keys(self) -> list[str]:
+        return self.report.missing_keys
 
     def t(self, key: str, n=None, **values) -> str:
         """The text of `key` in the build language: the pack's own text, else the shared sheet
         string pack's (pnp.i18n.sheet); the plural form for `n` (pass n wherever a number stands
         next to a noun: "{n} tiles"), placeholders filled. An unknown key is reported (the build
         fails) and prints as the key."""
-        texts = self.pack.texts[self.lang]
-        shared_lang = self.lang if sheet_text.has_language(self.lang) else sheet_text.SOURCE
-        # the pack's own text wins; a text the loader only borrowed from the fallback language
-        # (a missing translation, not --strict) loses to a real translation in the shared pack
-        borrowed = key not in (self.pack.text_locations or {}).get(self.lang, {}) and shared_lang == self.lang
-        if key in texts and not (borrowed and key in sheet_text.table(shared_lang)):
-            table, lang = texts, self.lang
-        else:
-            lang = shared_lang
-            table = sheet_text.table(lang)
-            if key not in table:
-                self.missing_keys.append(key)
-                return key
+        texts = Texts.of(self.pack, self.lang)     # the one fallback rule (pnp.i18n.texts)
         try:
-            return translate(table, lang, key, n, **values)
+            text = texts.t(key, n, **values)
+        except MissingText:
+            self.report.missing_keys.append(key)
+            return key
         except TextLookupError as error:
-            self.issues.missing.append(str(error))
-            return str(table[key])
+            self.lookup_errors.append(str(error))
+            text = str(texts.raw(key))
+        # which key a text came from, for problems about it (None when two keys give the same text)
+        self.text_keys[text] = key if self.text_keys.get(text, key) == key else None
+        return text
 
     @property
     def rtl(self) -> bool:
         """Right-to-left build language (Arabic): mirror text sides, legend order and label sides;
         never board coordinates, dice faces, digits, art or cut/fold marks."""
-        return sheet_text.is_rtl(self.lang)
+        return is_rtl(self.lang)
 
     @property
     def direction(self) -> str:
@@ -72,23 +93,58 @@ class Context:
     def title(self) -> str:
         return self.pack.texts[self.lang].get(self.pack.name, self.pack.id)
 
-    def palette(self, name: str, default: str = "#808080") -> str:
-        return self.pack.palette.get(name, default)
-
     def sketch(self, w: float, h: float) -> Sketch:
-        return Sketch(w, h, self.issues, direction=self.direction)
+        return Sketch(w, h, self.report, direction=self.direction)
 
-    def collection(self, name: str) -> Any:
+    # ---- data
+
+    def colour(self, value: Any, key: str | None = None) -> str:
+        """A colour setting's value as '#rrggbb': the name of a pack.yaml palette colour, or a hex
+        colour itself. `key` is the setting, for the problem when it is neither."""
+        if isinstance(value, str) and COLOR.match(value):
+            return value
+        if isinstance(value, str) and value in self.pack.palette:
+            return str(self.pack.palette[value])
+        known = ", ".join(sorted(self.pack.palette)) or "none"
+        raise ComponentError(f"{value!r} is not a colour: give a palette colour's name (pack.yaml "
+                             f"palette: {known}) or '#rrggbb'", key)
+
+    def colours(self, spec: dict, *keys: str) -> list[str]:
+        """The colours of several colour settings of `spec`."""
+        return [self.colour(spec[key], key) for key in keys]
+
+    def collection(self, spec: dict, key: str) -> Any:
+        """The collection a setting names."""
+        name = spec.get(key)
         if name not in self.pack.collections:
-            raise ComponentError(f"{self.pack.id}: component data needs collection {name!r} in pack.yaml")
+            known = ", ".join(sorted(self.pack.collections)) or "none"
+            raise ComponentError(f"needs the collection {name!r}, which the pack does not declare "
+                                 f"(collections: {known})", key)
         return self.pack.collections[name]
 
+    def art(self, template: str | None, what: str, key: str = "art", **values: Any) -> str:
+        """The SVG elements a pack's art template draws with `values` ('' without a template)."""
+        if not template:
+            return ""
+        if self._art is None:
+            from pnp.components.art import ArtRenderer
+            self._art = ArtRenderer(self)
+        return self._art.render(template, what, key, {"component": self.settings, **values})
 
-def mm_value(value) -> float:
-    """'21mm' / 21 (mm) / '0.5in' -> mm."""
-    if isinstance(value, (int, float)):
-        return float(value)
-    return to_pt(value) * 25.4 / 72.0
+
+def need(entry: Any, name: str, what: str, key: str | None) -> Any:
+    """`entry[name]` of collection data, or a ComponentError naming what lacks it."""
+    value = entry.get(name) if isinstance(entry, dict) else None
+    if value is None:
+        raise ComponentError(f"{what} has no {name!r}", key)
+    return value
+
+
+def length(value: Any, what: str, key: str | None) -> float:
+    """A length read from collection data: millimetres (the loader converts fields declared `length`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ComponentError(f"{what} must be a length (declare it `length` in pack.yaml), not {value!r}", key)
+    return float(value)
 
 
 @dataclass(frozen=True)
@@ -104,9 +160,18 @@ def part(sketch: Sketch, label: str = "") -> Part:
     return Part(sketch_face(sketch), sketch.width, sketch.height, label)
 
 
+LEGEND_MM = 7.0     # height of the legend heading every parts page
+
+
+def part_room(paper: str) -> tuple[float, float]:
+    """The largest part a parts page holds (mm): the content area under the legend."""
+    _, _, aw, ah = content_area(paper)
+    return aw, ah - LEGEND_MM - st.PART_GAP_MM
+
+
 def legend(ctx: Context, width: float) -> Part:
     """The cut / fold / glue legend at the head of every parts page."""
-    h = 7.0
+    h = LEGEND_MM
     s = ctx.sketch(width, h)
     mx = ctx.mx       # right-to-left: title at the right, items leftwards, each sample right of its word
 
@@ -147,7 +212,8 @@ def pack_parts(ctx: Context, groups: list[list[Part]], label: str, gap: float = 
             y, x, row_h = y + row_h + gap, 0.0, 0.0
         for p in group:
             if p.w > aw + 1e-6 or p.h > ah - head.h - gap + 1e-6:
-                raise ComponentError(f"{p.label or 'a part'} ({p.w:.0f}x{p.h:.0f} mm) does not fit the page")
+                raise ComponentError(f"{p.label or 'a part'} ({p.w:.0f}x{p.h:.0f} mm) does not fit the page",
+                                     code=COMPONENT_SIZE)
             if x > 0 and x + p.w > aw + 1e-6:
                 y, x, row_h = y + row_h + gap, 0.0, 0.0
             if y + p.h > ah + 1e-6:
@@ -176,11 +242,11 @@ def tiled_pages(ctx: Context, face: Any, width: float, height: float, name: str)
             overlay.glue_rect(tile.w - ov, 0, ov, tile.h, tint=False, opacity=0.6)
         if tile.row < plan.rows - 1:
             overlay.glue_rect(0, tile.h - ov, tile.w, ov, tint=False, opacity=0.6)
-        for mx, my in _marks(tile, plan, width, height):
+        for mx, my in _marks(tile, plan):
             overlay.registration(mx - tile.x, my - tile.y)
         overlay.cut_rect(0, 0, tile.w, tile.h)
         tag = f"{tile.row + 1}.{tile.col + 1}"
-        overlay.rect(1.5, 1.5, 13, 7, fill="#ffffff", stroke=st.INK, width=0.2, fill_opacity="0.85")
+        overlay.rect(1.5, 1.5, 13, 7, fill=st.SHEET_PAPER, stroke=st.SHEET_INK, width=0.2, fill_opacity="0.85")
         overlay.text(tag, 1.5, 1.5, 13, 7, font="bold", size=11, min_size=6, what="tile label", direction="ltr")
         label = ctx.t("components.tile", row=tile.row + 1, col=tile.col + 1) + " (" + ctx.t(
             "components.tile_of", row=tile.row + 1, rows=plan.rows, col=tile.col + 1, cols=plan.cols) + ")"
@@ -189,7 +255,7 @@ def tiled_pages(ctx: Context, face: Any, width: float, height: float, name: str)
     return pages
 
 
-def _marks(tile: Tile, plan, width: float, height: float) -> list[tuple[float, float]]:
+def _marks(tile: Tile, plan: TilePlan) -> list[tuple[float, float]]:
     """Alignment marks (drawing coordinates) in the overlap bands this tile shares."""
     ov = plan.overlap
     marks = []
@@ -207,7 +273,7 @@ def _marks(tile: Tile, plan, width: float, height: float) -> list[tuple[float, f
     return marks
 
 
-def assembly_page(ctx: Context, face: Any, width: float, height: float, plan, name: str) -> PartsPage:
+def assembly_page(ctx: Context, face: Any, width: float, height: float, plan: TilePlan, name: str) -> PartsPage:
     ax, ay, aw, ah = content_area(ctx.paper)
     head = 24.0
     scale = min(aw / width, (ah - head) / height)
@@ -220,11 +286,12 @@ def assembly_page(ctx: Context, face: Any, width: float, height: float, plan, na
     over = ctx.sketch(dw, dh)
     for tile in plan.tiles:
         x, y, w, h = (v * scale for v in (tile.x, tile.y, tile.w, tile.h))
-        over.rect(x, y, w, h, stroke="#c0392b", width=0.5, fill="none")
+        over.rect(x, y, w, h, stroke=st.ASSEMBLY, width=0.5, fill="none")
     for tile in plan.tiles:   # labels on top of every outline, at the tile's centre
         x, y, w, h = (v * scale for v in (tile.x, tile.y, tile.w, tile.h))
-        over.rect(x + w / 2 - 8, y + h / 2 - 5, 16, 10, fill="#ffffff", stroke="#c0392b", width=0.4, fill_opacity="0.9")
+        over.rect(x + w / 2 - 8, y + h / 2 - 5, 16, 10, fill=st.SHEET_PAPER, stroke=st.ASSEMBLY, width=0.4,
+                  fill_opacity="0.9")
         over.text(f"{tile.row + 1}.{tile.col + 1}", x + w / 2 - 8, y + h / 2 - 5, 16, 10, font="bold", size=13,
-                  min_size=6, fill="#c0392b", what="assembly label", direction="ltr")
+                  min_size=6, fill=st.ASSEMBLY, what="assembly label", direction="ltr")
     return PartsPage((Placement(sketch_face(top), ax, ay), Placement(face, ox, oy, scale=scale),
                       Placement(sketch_face(over), ox, oy)), f"{name} · {ctx.t('components.assembly')}")

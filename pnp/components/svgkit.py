@@ -10,6 +10,10 @@ and other right-to-left lines one `<text direction=.. unicode-bidi="bidi-overrid
 which the SVG compiler draws as HarfBuzz glyphs. A sketch has a base `direction` (the build
 language's, from `Context.sketch`); `align="start"`/`"end"` are logical (start is the right side in
 a right-to-left language), `"left"`/`"right"` physical.
+What does not fit, or has characters no font covers, is recorded as a `FitIssue` in the sketch's
+`FitReport` (pnp.text.fitreport), named by `what` ("die face", "legend"...).
+`markup()` adds SVG that was made elsewhere (a pack's art template) and `fragment()` returns a
+sketch's elements without the root, to hand to a template.
 `to_face()` turns the SVG into something the PDF writer can draw: the one place where the SVG
 converter is chosen.
 """
@@ -18,31 +22,22 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
 from typing import Iterable
 
 import svgwrite
 
 from pnp.components import style as st
-from pnp.render.textbox import ANCHORS, text_elements
+from pnp.render.textbox import text_elements
 from pnp.text import fonts
+from pnp.text.fitreport import FitReport
 from pnp.text.layout import DIRECTIONS, layout, missing_characters
 
 _ROOT_ATTRS = re.compile(r'\s(?:baseProfile|version|xmlns:ev|xmlns:xlink)="[^"]*"')
 
 
-@dataclass
-class TextIssues:
-    """Text that did not fit or cannot be drawn, collected while drawing."""
-    overflows: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-
-    def all(self) -> list[str]:
-        return [*self.overflows, *self.missing]
-
-
 class _Markup:
-    """Ready-made SVG markup (text_elements' output) as an element of an svgwrite drawing."""
+    """Ready-made SVG markup (text_elements' output, a template's art) as an element of an svgwrite
+    drawing."""
 
     def __init__(self, markup: str):
         self.markup = markup
@@ -54,7 +49,7 @@ class _Markup:
 class Sketch:
     """An svgwrite drawing in millimetres, with measured text and the cut/fold/glue style."""
 
-    def __init__(self, width: float, height: float, issues: TextIssues | None = None, direction: str = "auto"):
+    def __init__(self, width: float, height: float, report: FitReport | None = None, direction: str = "auto"):
         if direction not in DIRECTIONS:
             raise ValueError(f"unknown direction {direction!r} (use {', '.join(DIRECTIONS)})")
         self.direction = direction
@@ -62,7 +57,7 @@ class Sketch:
         self.width, self.height = float(width), float(height)
         self.dwg = svgwrite.Drawing(size=(f"{self.width:.4f}mm", f"{self.height:.4f}mm"),
                                     viewBox=f"0 0 {self.width:.4f} {self.height:.4f}", profile="full", debug=False)
-        self.issues = issues if issues is not None else TextIssues()
+        self.report = report if report is not None else FitReport()
 
     # ---- plumbing
     def add(self, element, parent=None):
@@ -74,6 +69,17 @@ class Sketch:
 
     def svg(self) -> str:
         return self.dwg.tostring()
+
+    def markup(self, svg: str, parent=None):
+        """Add ready-made SVG elements (a fragment: any number of elements, in this sketch's mm)."""
+        if svg.strip():
+            return self.add(_Markup(svg), parent)
+        return None
+
+    def fragment(self) -> str:
+        """The sketch's elements without the root <svg> (what `markup` takes)."""
+        return "".join(ET.tostring(element.get_xml(), encoding="unicode") for element in self.dwg.elements
+                       if element is not self.dwg.defs)
 
     # ---- shapes
     def rect(self, x, y, w, h, fill="none", stroke="none", width=0.0, parent=None, rx=0.0, **extra):
@@ -91,7 +97,7 @@ class Sketch:
             attrs["stroke_width"] = f"{width:.4f}"
         return self.add(self.dwg.circle((_f(cx), _f(cy)), _f(r), **attrs), parent)
 
-    def line(self, x1, y1, x2, y2, stroke=st.INK, width=0.3, dash=None, parent=None, cap="butt", **extra):
+    def line(self, x1, y1, x2, y2, stroke=st.SHEET_INK, width=0.3, dash=None, parent=None, cap="butt", **extra):
         attrs = dict(stroke=stroke, stroke_width=f"{width:.4f}", stroke_linecap=cap, **extra)
         if dash:
             attrs["stroke_dasharray"] = ",".join(f"{d:g}" for d in dash)
@@ -125,7 +131,7 @@ class Sketch:
 
     def fold_line(self, x1, y1, x2, y2, parent=None):
         """Dashed; over a light halo so it shows on dark art too."""
-        self.line(x1, y1, x2, y2, stroke="#ffffff", width=st.FOLD_MM * 2.2, parent=parent, stroke_opacity="0.8")
+        self.line(x1, y1, x2, y2, stroke=st.FOLD_HALO, width=st.FOLD_MM * 2.2, parent=parent, stroke_opacity="0.8")
         return self.line(x1, y1, x2, y2, stroke=st.FOLD_COLOUR, width=st.FOLD_MM, dash=st.FOLD_DASH_MM,
                          parent=parent)
 
@@ -153,17 +159,14 @@ class Sketch:
     # ---- text
     def text(self, text: str, x: float, y: float, w: float, h: float, *, font: str = "regular",
              size: float = 9, min_size: float = 5, align: str = "middle", valign: str = "middle",
-             fill: str = st.INK, line_height: float = 1.2, max_lines: int | None = None, rotate: int = 0,
+             fill: str = st.SHEET_INK, line_height: float = 1.2, max_lines: int | None = None, rotate: int = 0,
              parent=None, what: str = "", direction: str | None = None) -> float:
         """Lay `text` out in the box (mm) and draw it; returns the font size used (pt).
 
         rotate=-90: the text reads bottom-to-top inside the box; 90: top-to-bottom.
         direction: "ltr", "rtl" or "auto"; None takes the sketch's (the build language's). Give
         "ltr" for what never mirrors (coordinates, numbers)."""
-        text = "" if text is None else str(text)
         direction = self.direction if direction is None else direction
-        if align not in ANCHORS:
-            raise ValueError(f"unknown align {align!r}")
         if rotate:
             if rotate == -90:
                 g = self.group(parent, transform=f"translate({_f(x)},{_f(y + h)}) rotate(-90)")
@@ -174,18 +177,28 @@ class Sketch:
             return self.text(text, 0, 0, h, w, font=font, size=size, min_size=min_size, align=align,
                              valign=valign, fill=fill, line_height=line_height, max_lines=max_lines,
                              parent=g, what=what, direction=direction)
-        result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
-                        direction)
-        label = f"{what}: " if what else ""
-        if result.overflow:
-            self.issues.overflows.append(f"{label}{text!r} does not fit a {w:.1f}x{h:.1f} mm box even at {min_size:g} pt")
-        missing = missing_characters(text, font)
-        if missing:
-            self.issues.missing.append(f"{label}{text!r}: no glyph for {', '.join(map(repr, missing))} in {font}")
-        markup = text_elements(result, float(x), float(y), float(w), float(h), font, align, valign, fill)
+        markup, size_pt = text_markup(self.report, text, x, y, w, h, font=font, size=size, min_size=min_size,
+                                      align=align, valign=valign, fill=fill, line_height=line_height,
+                                      max_lines=max_lines, what=what, direction=direction)
         if markup:
             self.add(_Markup(markup), parent)
-        return result.size_pt
+        return size_pt
+
+
+def text_markup(report: FitReport, text, x: float, y: float, w: float, h: float, *, font: str = "regular",
+                size: float = 9, min_size: float = 5, align: str = "middle", valign: str = "middle",
+                fill: str = st.SHEET_INK, line_height: float = 1.2, max_lines: int | None = None, opacity=1,
+                what: str = "", direction: str = "auto") -> tuple[str, float]:
+    """`text` laid out in the box (mm) as SVG <text> elements, and the size used (pt); what does
+    not fit or cannot be drawn goes to `report`. (An unknown font, align or direction raises
+    ValueError/KeyError from the text layer.)"""
+    text = "" if text is None else str(text)
+    result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
+                    direction)
+    report.measure(text, (float(w), float(h)), float(min_size), font, result.overflow,
+                   missing_characters(text, font), what)
+    markup = text_elements(result, float(x), float(y), float(w), float(h), font, align, valign, fill, opacity)
+    return markup, result.size_pt
 
 
 def text_height(text: str, font: str, w: float, size: float, line_height: float = 1.2,

@@ -153,10 +153,10 @@ def derive_seed(master: int | str, index: int) -> int:
 _REGISTRY: dict[str, type["GameState"]] = {}
 
 
-def register(name: str) -> Callable[[type], type]:
+def register(name: str) -> Callable[[type[GameState]], type[GameState]]:
     """Class decorator: ``@register("cimiterio") class Cimiterio(GameState): ...``"""
 
-    def deco(cls: type) -> type:
+    def deco(cls: type[GameState]) -> type[GameState]:
         cls.name = name
         _REGISTRY[name] = cls
         return cls
@@ -164,25 +164,55 @@ def register(name: str) -> Callable[[type], type]:
     return deco
 
 
+ENTRY_POINT_GROUP = "pnp.engines"   # how every engine, shipped or a designer's, is found
+
+
+def _entry_points() -> dict[str, Any]:
+    from importlib.metadata import entry_points
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
 def get_game(name: str) -> type["GameState"]:
+    """The engine named `name`: registered in this process, or an installed `pnp.engines` entry
+    point (``name = "package.module:GameClass"``), which is imported on first use. `name` may also
+    be a pack (a shipped game or a folder) whose pack.yaml names its `engine`."""
+    if name not in _REGISTRY and name not in _entry_points():
+        name = engine_for(name)
     if name not in _REGISTRY:
-        # lazy import of the engines package, which registers the shipped games
-        import importlib
-        try:
-            importlib.import_module(f"pnp.engines.{name.replace('-', '_')}")
-        except ImportError:
-            pass
-        if name not in _REGISTRY:
-            import pnp.engines  # noqa: F401  (registers everything it knows)
+        found = _entry_points().get(name)
+        if found is not None:
+            cls = found.load()
+            _REGISTRY.setdefault(name, cls)
+            cls.name = name   # GameState.name: the engine's registered name
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise RecordError(f"unknown game {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+        raise RecordError(f"unknown game {name!r}; known: {', '.join(game_names())}") from None
 
 
 def game_names() -> list[str]:
-    import pnp.engines  # noqa: F401
-    return sorted(_REGISTRY)
+    """Every engine that can be played: registered ones and installed entry points."""
+    return sorted({*_REGISTRY, *_entry_points()})
+
+
+def engine_for(name_or_pack: str) -> str:
+    """The engine name for a GAME argument: an engine's name, or a pack folder (or shipped pack)
+    whose pack.yaml names its `engine`."""
+    if name_or_pack in _REGISTRY or name_or_pack in _entry_points():
+        return name_or_pack
+    from pnp.errors import Problems
+    from pnp.pack import PACK_FILE, UnknownGameError, find_pack
+    from pnp.yamlsource import load_source
+    try:
+        root = find_pack(name_or_pack)
+    except UnknownGameError as error:   # not a pack either
+        raise RecordError(f"unknown game {name_or_pack!r}; known engines: {', '.join(game_names())}") from error
+    source = load_source(root / PACK_FILE, Problems())
+    engine = source.value.get("engine") if source is not None and isinstance(source.value, dict) else None
+    if not isinstance(engine, str):
+        raise RecordError(f"{name_or_pack}: pack.yaml names no `engine`, so the game cannot be played "
+                          f"(known engines: {', '.join(game_names())})")
+    return engine
 
 
 def _coerce(value: str, like: Any) -> Any:

@@ -91,29 +91,30 @@ def compare_arms(res: PlaytestResult) -> list[dict]:
         for n in res.players:
             A = res.reports[(0, n)].summary()
             B = res.reports[(ai, n)].summary()
+            table: list[dict] = []
             cmp = {"a": arm_label(res.arms[0]), "b": arm_label(res.arms[ai]), "players": n,
-                   "rows": []}
+                   "rows": table}
             fa, fb = A["completed"], B["completed"]
             for q in range(n):
                 ka, kb = A["win_share"][q]["wins"], B["win_share"][q]["wins"]
                 z, p = two_proportion_z(kb, fb, ka, fa)
-                cmp["rows"].append(_row(f"win rate seat {q}", ka, fa, kb, fb, z, p))
+                table.append(_row(f"win rate seat {q}", ka, fa, kb, fb, z, p))
             if "gate_broken" in A:
                 ka, kb = A["gate_broken"], B["gate_broken"]
                 z, p = two_proportion_z(kb, B["games"], ka, A["games"])
-                cmp["rows"].append(_row("gate-break rate", ka, A["games"], kb, B["games"], z, p))
+                table.append(_row("gate-break rate", ka, A["games"], kb, B["games"], z, p))
             else:
                 ka, kb = A["no_winner"], B["no_winner"]
                 z, p = two_proportion_z(kb, fb, ka, fa)
-                cmp["rows"].append(_row("no-winner rate", ka, fa, kb, fb, z, p))
+                table.append(_row("no-winner rate", ka, fa, kb, fb, z, p))
             ka, kb = A["did_not_end"], B["did_not_end"]
             z, p = two_proportion_z(kb, B["games"], ka, A["games"])
-            cmp["rows"].append(_row("did-not-end rate", ka, A["games"], kb, B["games"], z, p))
+            table.append(_row("did-not-end rate", ka, A["games"], kb, B["games"], z, p))
             ta, tb = A["turns_finished"], B["turns_finished"]
             u, z, p = mann_whitney(tb, ta)
             ma = _median(ta)
             mb = _median(tb)
-            cmp["rows"].append({"metric": "game length (turns, median)", "a": ma, "b": mb,
+            table.append({"metric": "game length (turns, median)", "a": ma, "b": mb,
                                 "diff": None if ma is None or mb is None else mb - ma,
                                 "test": f"Mann-Whitney U={u:.0f}, z={z:.2f}", "p": p,
                                 "significant": p < 0.05})

@@ -29,9 +29,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
-from pnp.engines.core import GameState, IllegalMoveError, Outcome, RecordError, get_game
+from pnp.engines.core import GameState, IllegalMoveError, Outcome, RecordError, engine_for, get_game
+from pnp.errors import Problems
+from pnp.schema import Field, Schema, Validator
+from pnp.yamlsource import load_source
 
 
 @dataclass
@@ -102,21 +103,60 @@ class ReplayResult:
         return "\n".join(lines)
 
 
+ILLEGAL = Schema("illegal move", "A move the replay must refuse.", {
+    "ply": Field("int", "Index of the move in `moves` (0-based)."),
+    "rule": Field("str", "The rule point it breaks, e.g. C6."),
+}, unique=None)
+EXPECT = Schema("expect", "What must hold after the replay (scenario records).", {
+    "outcome": Field("any", "`none` (the game goes on) or {winners, rule, scores}.", None),
+    "illegal": Field([ILLEGAL], "The illegal moves, in order (none: every move is legal).", None),
+    "rules": Field("list:str", "Rule points that must have fired.", []),
+    "rules_count": Field("map:int", "Exact number of times rule points fired.", {}),
+    "not_rules": Field("list:str", "Rule points that must not have fired.", []),
+    "position": Field("any", "Selected keys of the final position (the game's to_dict() state).", None),
+})
+RECORD = Schema("record", "A recorded game or scenario, replayed by `pnp replay`.", {
+    "game": Field("str?", "The game (engine name); optional when the caller names it.", None),
+    "name": Field("str", "A title for the scenario.", ""),
+    "description": Field("str", "What the scenario shows.", ""),
+    "notes": Field("any", "Free notes.", None),
+    "players": Field("int", "Number of players.", 2),
+    "seed": Field("any", "Seeds every shuffle and draw (a number or a text).", 0),
+    "variants": Field("list:str", "Named variants and key=value options.", []),
+    "options": Field("map:any", "Explicit options.", None),
+    "position": Field("any", "A starting position: a to_dict() snapshot or the game's compact form.", None),
+    "moves": Field("list:str", "The moves, in the game's notation.", []),
+    "expect": Field(EXPECT, "What must hold after the replay.", None),
+})
+PERFT_POSITION = Schema("perft position", "A position and its number of legal moves.", {
+    "name": Field("str", "What the position shows."),
+    "players": Field("int", "Number of players.", 2),
+    "seed": Field("any", "Seed of the position.", 0),
+    "variants": Field("list:str", "Named variants.", []),
+    "position": Field("any", "The game's compact position."),
+    "count": Field("int", "The number of legal moves there."),
+}, unique="name")
+PERFT = Schema("perft file", "Perft-style legal-move counts (tests/scenarios/<game>/perft.yaml).", {
+    "positions": Field([PERFT_POSITION], "The positions."),
+})
+
+
+def load_checked(path: str | Path, spec: Schema) -> dict:
+    """A YAML file checked against `spec`: every problem with its line, at once (DataError)."""
+    problems = Problems()
+    source = load_source(Path(path), problems)
+    value = Validator(source, problems).check(source.value, spec) if source is not None else {}
+    problems.raise_if_any()
+    return value
+
+
 def load_record(path: str | Path) -> dict:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            rec = yaml.safe_load(fh)
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read: {exc}") from exc
-    except yaml.YAMLError as exc:
-        raise RecordError(f"{path}: bad YAML: {exc}") from exc
-    if not isinstance(rec, dict):
-        raise RecordError(f"{path}: a game record is a YAML mapping")
-    return rec
+    """A game record, validated: unknown keys, wrong types... are DataErrors naming the line."""
+    record = load_checked(path, RECORD)
+    return {k: v for k, v in record.items() if v is not None}
 
 
-RECORD_KEYS = {"game", "players", "seed", "variants", "options", "position", "moves", "expect",
-               "name", "description", "notes"}
+RECORD_KEYS = set(RECORD.fields)
 
 
 def start_state(record: dict, game: str | None = None) -> GameState:
@@ -124,6 +164,7 @@ def start_state(record: dict, game: str | None = None) -> GameState:
     unknown = set(record) - RECORD_KEYS
     if unknown:
         raise RecordError(f"unknown record keys: {', '.join(sorted(unknown))}")
+    game = engine_for(game) if game else None     # a pack folder names its engine
     name = record.get("game") or game
     if not name:
         raise RecordError("the record does not name its game")
@@ -178,7 +219,7 @@ def check_expectations(result: ReplayResult, expect: dict | None = None) -> list
     expect = expect if expect is not None else (result.record.get("expect") or {})
     bad: list[str] = []
     st = result.state
-    if "illegal" in expect:
+    if expect.get("illegal") is not None:
         want = [(int(e["ply"]), str(e["rule"])) for e in expect["illegal"] or []]
         got = [(p.ply, p.rule) for p in result.problems]
         if want != got:
@@ -186,7 +227,7 @@ def check_expectations(result: ReplayResult, expect: dict | None = None) -> list
     elif result.problems:
         bad.append("unexpected illegal moves: "
                    + "; ".join(f"{p.ply}:{p.move} ({p.rule}: {p.reason})" for p in result.problems))
-    if "outcome" in expect:
+    if expect.get("outcome") is not None:
         want = expect["outcome"]
         out = result.outcome
         if want in (None, "none"):

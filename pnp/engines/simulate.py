@@ -20,7 +20,7 @@ import traceback
 from collections import Counter
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from pnp.engines.core import GameState, Rng, derive_seed, get_game
 
@@ -175,7 +175,7 @@ def play_one(game: str, players: int, seed: int, bot: str | Iterable[str] = "ran
     one of the game's own never-ending guards (``unfinished_rules``: turn cap, repetition)."""
     cls = get_game(game)
     bots = [bot] * players if isinstance(bot, str) else list(bot)
-    res = {"seed": seed, "turns": 0, "plies": 0, "outcome": None, "scores": None,
+    res: dict[str, Any] = {"seed": seed, "turns": 0, "plies": 0, "outcome": None, "scores": None,
            "capped": False, "unfinished": None, "problems": [], "error": None, "rules": {},
            "stats": {}}
     try:
@@ -340,7 +340,7 @@ class SimulationReport:
         nf = len(finished)
         no_winner = [r for r in finished if not r["outcome"]["winners"]]
         turns = [r["turns"] for r in finished]
-        wins = Counter()
+        wins: Counter = Counter()
         shared = 0
         for r in finished:
             w = r["outcome"]["winners"]
@@ -351,15 +351,15 @@ class SimulationReport:
         tie_break = sum(1 for r in res if r["rules"].get("C23", 0) > 0)
         spreads = [max(r["scores"]) - min(r["scores"]) for r in finished if r["scores"]]
         tops = [max(r["scores"]) for r in finished if r["scores"]]
-        fired = Counter()
-        games_fired = Counter()
+        fired: Counter = Counter()
+        games_fired: Counter = Counter()
         for r in res:
             fired.update(r["rules"])
             games_fired.update(r["rules"].keys())
         anomalies = []
         rep = ("pnp.engines.simulate.play_one({game!r}, {players}, {seed}, {bot!r}, {variants!r}"
                ", max_turns={mt})")
-        why = Counter()
+        why: Counter = Counter()
         for r in res:
             if r["error"]:
                 anomalies.append({"seed": r["seed"], "kind": "error", "detail": r["error"]})
@@ -424,7 +424,8 @@ class SimulationReport:
         s.pop("turns_finished")
         kinds = Counter(a["kind"] for a in s["anomalies"])
         if len(s["anomalies"]) > 50:       # keep the JSON readable: first 20 of each kind
-            keep, seen = [], Counter()
+            keep: list = []
+            seen: Counter = Counter()
             for a in s["anomalies"]:
                 seen[a["kind"]] += 1
                 if seen[a["kind"]] <= 20:

@@ -17,7 +17,7 @@ def _load(game: str):
 
 def _langs(pack, lang: str | None, with_source: bool = True) -> list[str]:
     if lang in (None, "all"):
-        return [l for l in pack.languages if with_source or l != pack.source_language]
+        return [code for code in pack.languages if with_source or code != pack.source_language]
     if lang not in pack.languages:
         raise PnpError(f"{pack.id}: unknown language {lang!r} (this game has: {', '.join(pack.languages)})")
     return [lang]
@@ -142,16 +142,14 @@ def fit(game, lang):
             if issue.keys:
                 label = ", ".join(issue.keys) if issue.exact else "text containing " + ", ".join(issue.keys)
             else:
-                label = "text" if issue.text is not None else "template"
+                label = "text" if issue.issue is not None else "template"
             where = f" ({issue.location[0]}:{issue.location[1]})" if issue.location else ""
-            text = issue.text if issue.text is None or len(issue.text) <= 70 else issue.text[:67] + "..."
-            shown = f" {text!r}" if text is not None else ""
-            click.echo(f"  {label}{where}:{shown} {issue.message}")
+            click.echo(f"  {label}{where}: {issue.shown}")
             for place in issue.where[:5]:
                 click.echo(f"      on {place}")
             if len(issue.where) > 5:
                 click.echo(f"      ... and {len(issue.where) - 5} more")
-    fallbacks = [w for w in pack.warnings if any(f"{l!r} text" in w.message for l in report)]
+    fallbacks = [w for w in pack.warnings if w.code == "text.missing" and w.get("language") in report]
     if fallbacks:
         click.echo(f"note: {len(fallbacks)} missing translation{'s' * (len(fallbacks) != 1)} laid out with "
                    "the fallback text (see `pnp i18n status`)", err=True)

@@ -6,7 +6,7 @@ only formatted when `t()` is given values, so a text with braces and no placehol
 from __future__ import annotations
 
 import re
-from numbers import Number
+from numbers import Real
 
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
 
@@ -16,14 +16,14 @@ def placeholders(text: str) -> set[str]:
 
 
 def format_value(value, lang: str) -> str:
-    if isinstance(value, bool) or not isinstance(value, Number):
+    if isinstance(value, bool) or not isinstance(value, Real):
         return str(value)
     if isinstance(value, int):
         return str(value)
     from babel.numbers import format_decimal
 
     from pnp.i18n.plurals import locale
-    return format_decimal(value, locale=locale(lang), group_separator=False)
+    return format_decimal(float(value), locale=locale(lang), group_separator=False)
 
 
 def fill(text: str, values: dict, lang: str) -> str:

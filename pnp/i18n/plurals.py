@@ -108,10 +108,10 @@ def gettext_plurals(lang: str) -> tuple[int, str, tuple[str, ...]]:
         counts[cat] = counts.get(cat, 0) + 1
     cats = []
     for index in range(tup.num_plurals):
-        counts = seen.get(index)
-        if not counts:
+        used = seen.get(index)
+        if not used:
             raise ValueError(f"{lang}: gettext plural index {index} is used by no number")
-        cats.append(max(counts, key=counts.get))
+        cats.append(max(used, key=lambda cat: used[cat]))
     return tup.num_plurals, tup.plural_expr, tuple(cats)
 
 

@@ -25,8 +25,14 @@ from babel.messages.pofile import read_po, write_po
 from pnp.errors import DataError, Problem, display_path
 from pnp.i18n import hashes as hashes_mod
 from pnp.i18n.placeholders import placeholders
-from pnp.i18n.plurals import (CATEGORIES, PluralText, check_forms, describe_examples, gettext_plurals,
-                              required_categories)
+from pnp.i18n.plurals import (
+    CATEGORIES,
+    PluralText,
+    check_forms,
+    describe_examples,
+    gettext_plurals,
+    required_categories,
+)
 from pnp.i18n.yamledit import YamlEditError, set_texts
 from pnp.pack import Pack
 
@@ -81,7 +87,7 @@ def build_catalog(pack: Pack, lang: str | None, recorded: dict[str, dict[str, st
                                      f"# msgctxt is the text key; see `pnp i18n import`.")
     if lang is not None:
         catalog.language_team = f"{lang}"
-    recorded = (recorded or {}).get(lang or "", {})
+    hashes = (recorded or {}).get(lang or "", {})
     forms_info = gettext_plurals(lang) if lang else None
     for key in source_keys(pack):
         source = pack.texts[source_lang][key]
@@ -96,8 +102,9 @@ def build_catalog(pack: Pack, lang: str | None, recorded: dict[str, dict[str, st
         comments = [f"source-hash: {current_hash}"]
         if isinstance(source, PluralText):
             comments += [f"source {cat}: {form}" for cat, form in source.forms.items() if cat not in ("one", "other")]
-        if plural and forms_info:
+        if plural and lang and forms_info:
             comments += [f"msgstr[{i}] = {cat}: n = {describe_examples(lang, cat)}" for i, cat in enumerate(forms_info[2])]
+        string: str | tuple[str, ...]
         if plural:
             string = _plural_strings(translation, forms_info[2]) if forms_info else ("", "")
         else:
@@ -105,7 +112,7 @@ def build_catalog(pack: Pack, lang: str | None, recorded: dict[str, dict[str, st
         flags = set()
         if _source_placeholders(source):
             flags.add("python-brace-format")
-        if translation is not None and recorded.get(key) not in (None, current_hash):
+        if translation is not None and hashes.get(key) not in (None, current_hash):
             flags.add("fuzzy")
         file, line = pack.text_locations[source_lang][key]
         message = Message(msgid, string, locations=[(f"text/{source_lang}.yaml", line)],
@@ -177,28 +184,28 @@ def read_translations(pack: Pack, files: list[Path]) -> tuple[dict[str, dict], d
     for path in files:
         shown = display_path(path)
 
-        def problem(line: int, key: str, message: str, snippet: str = "") -> None:
-            problems.append(Problem(shown, line, key, message, snippet))
+        def problem(code: str, line: int, key: str, message: str, snippet: str = "", shown: str = shown) -> None:
+            problems.append(Problem(shown, line, key, message, snippet, code))
 
         try:
             with path.open("rb") as handle:
                 catalog = read_po(handle, abort_invalid=True)
         except Exception as error:   # babel raises PoFileError, UnicodeDecodeError, ValueError...
-            problem(getattr(error, "lineno", 0) or 0, "", f"cannot read PO file: {error}")
+            problem("po.syntax", getattr(error, "lineno", 0) or 0, "", f"cannot read PO file: {error}")
             continue
         po_lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         lang = _language_of(catalog, path, pack)
         if lang is None:
-            problem(1, "Language", f"language {catalog.locale_identifier or path.stem!r} is not declared by "
+            problem("po.language", 1, "Language", f"language {catalog.locale_identifier or path.stem!r} is not declared by "
                                    f"{pack.id} ({', '.join(pack.languages)}): set the Language header")
             continue
         if lang == source_lang:
-            problem(1, "Language", f"{lang!r} is the source language of {pack.id}: edit text/{lang}.yaml itself")
+            problem("po.language", 1, "Language", f"{lang!r} is the source language of {pack.id}: edit text/{lang}.yaml itself")
             continue
         nplurals, _expr, cats = gettext_plurals(lang)
         has_plurals = any(m.pluralizable for m in catalog if m.id)
         if has_plurals and catalog.num_plurals != nplurals:
-            problem(1, "Plural-Forms", f"the header has nplurals={catalog.num_plurals}, CLDR (Babel) has "
+            problem("po.plural-forms", 1, "Plural-Forms", f"the header has nplurals={catalog.num_plurals}, CLDR (Babel) has "
                                        f"nplurals={nplurals} for {lang} ({'; '.join(cats)}): re-export the PO")
             continue
         lang_updates = updates.setdefault(lang, {})
@@ -210,12 +217,13 @@ def read_translations(pack: Pack, files: list[Path]) -> tuple[dict[str, dict], d
             line = message.lineno or 0
             key = message.context
             if not key:
-                problem(line, "", "entry without msgctxt: the msgctxt must be the text key", _first(message.id))
+                problem("po.context", line, "", "entry without msgctxt: the msgctxt must be the text key", _first(message.id))
                 continue
             if key not in source_texts:
-                problem(line, key, f"unknown text key: text/{source_lang}.yaml has no {key!r}", _first(message.id))
+                problem("po.unknown-key", line, key, f"unknown text key: text/{source_lang}.yaml has no {key!r}", _first(message.id))
                 continue
-            strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+            raw = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+            strings: tuple[str, ...] = tuple(text or "" for text in raw)
             if not any(strings):
                 continue                               # untranslated
             if message.fuzzy:
@@ -223,17 +231,17 @@ def read_translations(pack: Pack, files: list[Path]) -> tuple[dict[str, dict], d
                 continue
             source = source_texts[key]
             if isinstance(source, PluralText) and not message.pluralizable:
-                problem(line, key, "the source text has plural forms but this entry has no msgid_plural: "
+                problem("po.plural", line, key, "the source text has plural forms but this entry has no msgid_plural: "
                                    "re-export the PO", _first(message.id))
                 continue
             if message.pluralizable:
                 if len(strings) != nplurals or not all(strings):
                     empty = [f"msgstr[{i}] ({cats[i]})" for i in range(nplurals) if i >= len(strings) or not strings[i]]
-                    problem(line, key, f"plural forms missing: {', '.join(empty) or 'extra forms'}", _first(message.id))
+                    problem("po.plural", line, key, f"plural forms missing: {', '.join(empty) or 'extra forms'}", _first(message.id))
                     continue
             bad = _placeholder_problems(source, list(strings), message.pluralizable)
             if bad:
-                problem(_msgstr_line(po_lines, line), key, bad, _first(strings))
+                problem("po.placeholder", _msgstr_line(po_lines, line), key, bad, _first(strings))
                 continue
             if message.pluralizable:
                 forms = {cat: strings[i] for i, cat in enumerate(cats)}
@@ -247,8 +255,8 @@ def read_translations(pack: Pack, files: list[Path]) -> tuple[dict[str, dict], d
                         notes.append(f"{shown}:{line}: {key}: {lang} form {cat!r} (n = {describe_examples(lang, cat)}) "
                                      f"has no msgstr in gettext: copied msgstr[{len(strings) - 1}]; check it in text/{lang}.yaml")
                 for message_text in check_forms(lang, forms):
-                    problem(line, key, message_text)
-                value = {cat: forms[cat] for cat in CATEGORIES if cat in forms}
+                    problem("po.plural", line, key, message_text)
+                value: str | dict[str, str] = {cat: forms[cat] for cat in CATEGORIES if cat in forms}
             else:
                 value = strings[0]
             lang_updates[key] = value
@@ -299,9 +307,10 @@ def _placeholder_problems(source, strings: list[str], plural: bool) -> str:
     left out of a form ("a zombie"), but not out of all of them."""
     wanted = _source_placeholders(source)
     found = [placeholders(s) for s in strings]
-    invented = sorted(set().union(*found) - wanted)
+    used: set[str] = set().union(*found)
+    invented = sorted(used - wanted)
     if plural:
-        dropped = sorted((wanted - {"n"} - set.intersection(*found)) | ({"n"} & wanted - set().union(*found)))
+        dropped = sorted((wanted - {"n"} - set[str].intersection(*found)) | ({"n"} & wanted - used))
     else:
         dropped = sorted(wanted - found[0])
     parts = []
@@ -338,7 +347,7 @@ def import_files(pack: Pack, files: list[Path]) -> ImportResult:
             try:
                 set_texts(target, changed, order)
             except YamlEditError as error:
-                write_errors.append(Problem(display_path(target), 0, "", str(error)))
+                write_errors.append(Problem(display_path(target), 0, "", str(error), code="po.write"))
                 continue
             result.files.append(target)
         recorded.setdefault(lang, {}).update(new_hashes.get(lang, {}))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
@@ -125,10 +126,8 @@ def set_texts(file: Path, updates: dict[str, str | dict[str, str]], order: list[
         old = node[existing] if existing is not None else None
         if isinstance(old, CommentedMap) and not _is_plural(old):
             raise YamlEditError(f"{file}: cannot set {key!r}: it is a group of texts")
-        if isinstance(value, dict):
-            new = _plural_node(value, old, node)
-        else:
-            new = _styled(value, old if old is not None else _sibling_style(node))
+        new: Any = _plural_node(value, old, node) if isinstance(value, dict) else \
+            _styled(value, old if old is not None else _sibling_style(node))
         if existing is not None:
             node[existing] = new
         else:

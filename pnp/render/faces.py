@@ -6,25 +6,33 @@ is the face's key, and the sheet writer draws each key once as a PDF form.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
-
+from pnp.i18n.direction import is_rtl
+from pnp.i18n.texts import Texts
 from pnp.pack import Card, Deck, Pack
 from pnp.print_constants import BLEED_MM, SAFE_MM
-from pnp.render.templates import Renderer, TemplateProblem
+from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
+from pnp.render.templates import TEMPLATE_SVG, Renderer, TemplateProblem, TextKeys
 from pnp.text import fonts
+from pnp.text.fitreport import FitIssue
 from pnp.units import pt_to_mm
+
 
 @dataclass(frozen=True)
 class RenderedFace:
     key: str
     svg: str
     drawing: Any
-    overflows: tuple[str, ...]
-    missing: tuple[str, ...]
+    issues: tuple[FitIssue, ...] = ()          # text that does not fit or has no glyph
+    missing_keys: tuple[str, ...] = ()         # text keys the language lacks (printed as the key)
+    text_keys: Mapping[str, str] = field(default_factory=dict, compare=False)   # string -> its one key
+
+    def text_key(self, text: str) -> str:
+        """The text key that produced `text` on this face, "" when none or several did."""
+        return self.text_keys.get(text, "")
 
 
 class _Record(Mapping):
@@ -46,8 +54,20 @@ class _Record(Mapping):
         return len(self._data)
 
 
-def card_context(pack: Pack, card: Card, lang: str) -> _Record:
-    texts = pack.texts[lang]
+def card_context(pack: Pack, card: Card, lang: str, keys: TextKeys | None = None,
+                 missing: list[str] | None = None) -> _Record:
+    """A card's fields for its templates, `text` fields resolved in `lang` (recorded in `keys`;
+    a key the language lacks prints as the key and goes to `missing`)."""
+    texts = Texts.of(pack, lang)
+    keys = keys if keys is not None else TextKeys()
+    missing = missing if missing is not None else []
+
+    def text(key: Any) -> Any:
+        if key in texts:
+            return keys.add(texts.raw(key), key)
+        missing.append(str(key))
+        return key
+
     kind = pack.kinds[card.kind]
     values: dict[str, Any] = {"id": card.id, "base_id": card.base_id, "kind": card.kind, "deck": card.deck,
                               "copy": card.copy, "quantity": card.quantity}
@@ -55,7 +75,7 @@ def card_context(pack: Pack, card: Card, lang: str) -> _Record:
         value = card.fields.get(name)
         base = spec.rstrip("?").removeprefix("list:")
         if value is not None and base == "text":
-            value = [texts.get(v, v) for v in value] if isinstance(value, list) else texts.get(value, value)
+            value = [text(v) for v in value] if isinstance(value, list) else text(value)
         elif value is not None and base.startswith("ref:"):
             items = _collection_index(pack, base[4:])
             values[f"{name}_id"] = value
@@ -71,6 +91,20 @@ def _collection_index(pack: Pack, name: str) -> dict:
     return {}
 
 
+def pack_context(pack: Pack, lang: str) -> dict[str, Any]:
+    """What every template sees of the pack and the language, cards' and components' art alike:
+    `pack` (id, name, languages, collections, players), `collections`, `palette`, `lang`, `rtl`
+    and `direction`. Plain records, never the loader's objects (no paths reach a template)."""
+    collections = _Record({name: _wrap(value) for name, value in pack.collections.items()})
+    rtl = is_rtl(lang)
+    return {
+        "pack": _Record(id=pack.id, name=pack.texts[lang].get(pack.name, pack.name),
+                        languages=list(pack.languages), collections=collections, players=_Record(pack.players)),
+        "collections": collections, "palette": _Record(pack.palette), "lang": lang, "rtl": rtl,
+        "direction": "rtl" if rtl else "ltr",
+    }
+
+
 class FaceMaker:
     """Renders the faces of one pack in one language."""
 
@@ -82,39 +116,31 @@ class FaceMaker:
         self.lang = lang
         self.renderer = Renderer(pack.template_dirs)
         self._drawings: dict[str, Any] = {}
-        collections = {name: _wrap(value) for name, value in pack.collections.items()}
-        self._pack_context = _Record(id=pack.id, name=pack.texts[lang].get(pack.name, pack.name),
-                                     languages=list(pack.languages), collections=collections,
-                                     players=_Record(pack.players))
+        self._shared = pack_context(pack, lang)
+        self._pack_context = self._shared["pack"]
 
     def face(self, template: str, deck: Deck, card: Card | None, face: str) -> RenderedFace:
         w, h = (pt_to_mm(v) for v in deck.size_pt)
+        texts = self.pack.texts[self.lang]
+        keys = TextKeys()
+        missing: list[str] = []
+        keys.add(self._pack_context["name"], self.pack.name)
         context = {
-            "card": card_context(self.pack, card, self.lang) if card else _Record(),
-            "deck": _Record(id=deck.id, name=self.pack.texts[self.lang].get(deck.name, deck.name)),
-            "pack": self._pack_context, "w": w, "h": h, "bleed": BLEED_MM, "safe": SAFE_MM,
-            "palette": _Record(self.pack.palette), "face": face, "rtl": self.rtl,
+            "card": card_context(self.pack, card, self.lang, keys, missing) if card else _Record(),
+            "deck": _Record(id=deck.id, name=keys.add(texts.get(deck.name, deck.name), deck.name)),
+            **self._shared, "w": w, "h": h, "bleed": BLEED_MM, "safe": SAFE_MM, "face": face,
         }
-        svg, report = self.renderer.render(template, context, self.pack.texts[self.lang], self.lang)
+        svg, report = self.renderer.render(template, context, Texts.of(self.pack, self.lang), self.lang, keys)
         key = hashlib.sha256(svg.encode()).hexdigest()[:20]
         drawing = self._drawings.get(key)
         if drawing is None and self.drawings:
             try:
                 drawing = compile_svg(svg)
             except UnsupportedSvg as error:
-                raise TemplateProblem(f"template {template}: {error}") from None
+                raise TemplateProblem(TEMPLATE_SVG, f"template {template}: {error}", template) from None
             self._drawings[key] = drawing
-        return RenderedFace(key, svg, drawing, tuple(report.overflows), tuple(report.missing))
-
-
-def is_rtl(lang: str) -> bool:
-    """Right-to-left script, from CLDR (Babel) rather than a hand-kept list."""
-    from babel import Locale, UnknownLocaleError
-
-    try:
-        return Locale.parse(lang.replace("-", "_")).character_order == "right-to-left"
-    except (UnknownLocaleError, ValueError):
-        return False
+        return RenderedFace(key, svg, drawing, tuple(report.issues),
+                            tuple(dict.fromkeys([*missing, *report.missing_keys])), keys.unique())
 
 
 def _wrap(value: Any) -> Any:

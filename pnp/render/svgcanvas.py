@@ -40,12 +40,14 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from unicodedata import bidirectional as _bidi_class
 from dataclasses import dataclass
 from typing import Any, Callable
+from unicodedata import bidirectional as _bidi_class
 
 from reportlab.lib import colors as _rl_colors
 from reportlab.pdfbase import pdfdoc, pdfmetrics
+
+from pnp.units import PT_PER_IN, PT_PER_MM
 
 __all__ = ["UnsupportedSvg", "CompiledFace", "compile_svg", "fix_form_resources"]
 
@@ -196,7 +198,7 @@ _LIST_SEP = re.compile(r"^[\s,]*$")
 _TRANSFORM = re.compile(r"\s*([a-zA-Z]+)\s*\(([^)]*)\)\s*,?")
 _LENGTH = re.compile(r"\s*(" + _NUMBER + r")\s*(px)?\s*$")
 _ROOT_LENGTH = re.compile(r"\s*(" + _NUMBER + r")\s*(mm|cm|in|pt|pc|px)?\s*$")
-_ROOT_UNITS = {None: 0.75, "px": 0.75, "pt": 1.0, "pc": 12.0, "in": 72.0, "mm": 72 / 25.4, "cm": 72 / 2.54}
+_ROOT_UNITS = {None: 0.75, "px": 0.75, "pt": 1.0, "pc": 12.0, "in": PT_PER_IN, "mm": PT_PER_MM, "cm": 10 * PT_PER_MM}
 _STYLE_DECL = re.compile(r"\s*([-a-zA-Z]+)\s*:\s*([^;]*?)\s*(?:;|$)")
 _XML_SPACE = re.compile(r"[\n\r]")
 _TEXT_SPACE = re.compile(r"[ \t]+")
@@ -306,7 +308,8 @@ def _parse_colour(s: str) -> tuple[float, float, float, float] | None:
                                                  else float(parts[3]))
         except ValueError:
             raise _Bad(f"{s!r} is not a colour") from None
-        return tuple(min(1.0, max(0.0, c)) for c in (*rgb, alpha))
+        r, g, b, a = (min(1.0, max(0.0, c)) for c in (*rgb, alpha))
+        return r, g, b, a
     named = _NAMED_COLOURS.get(s.lower())
     if named is not None:
         return (*named, 1.0)
@@ -380,8 +383,9 @@ def _transform(text: str) -> tuple[float, ...] | None:
         pos = match.end()
         name, args = match.group(1), _numbers(match.group(2))
         n = len(args)
+        t: Matrix
         if name == "matrix" and n == 6:
-            t = tuple(args)
+            t = (args[0], args[1], args[2], args[3], args[4], args[5])
         elif name == "translate" and n in (1, 2):
             t = (1.0, 0.0, 0.0, 1.0, args[0], args[1] if n == 2 else 0.0)
         elif name == "scale" and n in (1, 2):
@@ -405,7 +409,10 @@ def _transform(text: str) -> tuple[float, ...] | None:
     return None if identity else m
 
 
-def _multiply(m: tuple[float, ...], t: tuple[float, ...]) -> tuple[float, ...]:
+Matrix = tuple[float, float, float, float, float, float]
+
+
+def _multiply(m: Matrix, t: Matrix) -> Matrix:
     a, b, c, d, e, f = m
     A, B, C, D, E, F = t
     return (a * A + c * B, b * A + d * B, a * C + c * D, b * C + d * D, a * E + c * F + e, b * E + d * F + f)
@@ -493,8 +500,9 @@ def _path(d: str) -> tuple[str, bool]:
     """PDF path-construction operators for SVG path data ('' when nothing is drawn), and whether
     the path can enclose an area: a path whose every subpath is a single straight segment cannot,
     and is not filled (PDF viewers would paint such a zero-area fill as a hairline)."""
-    if _PATH_JUNK.search(d):
-        raise _Bad(f"unexpected character {_PATH_JUNK.search(d).group()!r} in path data")
+    junk = _PATH_JUNK.search(d)
+    if junk:
+        raise _Bad(f"unexpected character {junk.group()!r} in path data")
     toks = _PATH_TOKEN.findall(d)
     out: list[str] = []
     put = out.append
@@ -582,7 +590,7 @@ def _path(d: str) -> tuple[str, bool]:
             elif up == "A":
                 rx, ry, rot = float(toks[i]), float(toks[i + 1]), float(toks[i + 2])
                 i += 3
-                flags = []
+                flags: list[bool] = []
                 while len(flags) < 2:          # flags may be written without separators: "a5 5 0 013 4"
                     t = toks[i]
                     if t[0] not in "01":
@@ -801,6 +809,13 @@ class _Compiler:
         except _Bad as error:
             raise UnsupportedSvg(f"{_describe(el)}: attribute {name!r}: {error}") from None
 
+    def _radii(self, el: ET.Element, parser: Callable[[str], float]) -> tuple[float | None, float | None]:
+        """The rx and ry an element gives (None where it leaves one out or says "auto")."""
+        def one(name: str) -> float | None:
+            value = el.attrib.get(name)
+            return None if value in (None, "auto") else self.parsed(el, name, parser, value)
+        return one("rx"), one("ry")
+
     def number(self, el: ET.Element, name: str) -> float:
         value = el.attrib.get(name)
         if value is None:
@@ -824,13 +839,9 @@ class _Compiler:
                 raise UnsupportedSvg(f"{_describe(el)}: negative width or height")
             if w == 0 or h == 0:
                 return ""
-            rx, ry = a.get("rx"), a.get("ry")
-            rx = self.parsed(el, "rx", _positive_length, rx) if rx not in (None, "auto") else None
-            ry = self.parsed(el, "ry", _positive_length, ry) if ry not in (None, "auto") else None
-            if rx is None:
-                rx = ry or 0.0
-            if ry is None:
-                ry = rx
+            rx_given, ry_given = self._radii(el, _positive_length)
+            rx = rx_given if rx_given is not None else (ry_given or 0.0)
+            ry = ry_given if ry_given is not None else rx
             rx, ry = min(rx, w / 2), min(ry, h / 2)
             if rx == 0 or ry == 0:
                 return "%.7g %.7g %.7g %.7g re" % (x, y, w, h)
@@ -851,12 +862,9 @@ class _Compiler:
             if tag == "circle":
                 rx = ry = self.number(el, "r")
             else:
-                rx, ry = a.get("rx"), a.get("ry")
-                rx = self.parsed(el, "rx", _length, rx) if rx not in (None, "auto") else None
-                ry = self.parsed(el, "ry", _length, ry) if ry not in (None, "auto") else None
-                rx = ry if rx is None else rx
-                ry = rx if ry is None else ry
-                rx, ry = rx or 0.0, ry or 0.0
+                rx_given, ry_given = self._radii(el, _length)
+                rx = rx_given if rx_given is not None else (ry_given or 0.0)
+                ry = ry_given if ry_given is not None else rx
             if rx < 0 or ry < 0:
                 raise UnsupportedSvg(f"{_describe(el)}: negative radius")
             if rx == 0 or ry == 0:

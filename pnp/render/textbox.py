@@ -14,12 +14,12 @@ shapes such a run with HarfBuzz and draws the glyphs as real PDF text.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from markupsafe import Markup, escape
 
 from pnp.text import fonts
+from pnp.text.fitreport import FitReport
 from pnp.text.layout import DIRECTIONS, TextLayout, layout, missing_characters
+from pnp.units import pt_to_mm
 
 ANCHORS = {"start": "start", "left": "start", "middle": "middle", "center": "middle", "end": "end", "right": "end"}
 # Where a shaped line goes in its box. start/end are logical (start is the right in a right-to-left
@@ -28,14 +28,6 @@ _SIDE = {
     False: {"start": "left", "end": "right", "left": "left", "right": "right", "middle": "middle", "center": "middle"},
     True: {"start": "right", "end": "left", "left": "left", "right": "right", "middle": "middle", "center": "middle"},
 }
-
-
-@dataclass
-class FitReport:
-    """Text that did not fit or cannot be drawn, collected while a face renders."""
-
-    overflows: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
 
 
 def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, font: str = "regular",
@@ -47,7 +39,7 @@ def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, fo
     top = {"top": y, "middle": y + (h - result.height_mm) / 2, "bottom": y + h - result.height_mm}[valign]
     x_anchor = {"start": x, "middle": x + w / 2, "end": x + w}[anchor]
     family = fonts.STYLES[font].name
-    size_mm = result.size_pt * 25.4 / 72
+    size_mm = pt_to_mm(result.size_pt)
     paint = f'fill="{escape(fill)}"' + (f' fill-opacity="{float(opacity):g}"' if float(opacity) != 1 else "")
     parts = []
     for index, line in enumerate(result.lines):
@@ -75,6 +67,7 @@ def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, fo
 
 
 def make_textbox(report: FitReport):
+    """The `textbox` helper of one face: what does not fit or cannot be drawn goes to `report`."""
     def textbox(text, x, y, w, h, font="regular", size=9, min_size=6, align="middle", valign="middle",
                 fill="#000000", line_height=1.2, max_lines=None, opacity=1, direction="auto"):
         text = "" if text is None else str(text)
@@ -86,11 +79,8 @@ def make_textbox(report: FitReport):
             raise ValueError(f"unknown direction {direction!r} (use {', '.join(DIRECTIONS)})")
         result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
                         direction)
-        if result.overflow:
-            report.overflows.append(f"{text!r} does not fit a {w:g}x{h:g} mm box even at {min_size:g} pt")
-        missing = missing_characters(text, font)
-        if missing:
-            report.missing.append(f"{text!r}: no glyph for {', '.join(repr(c) for c in missing)} in {font}")
+        report.measure(text, (float(w), float(h)), float(min_size), font, result.overflow,
+                       missing_characters(text, font))
         return Markup(text_elements(result, x, y, w, h, font, align, valign, fill, opacity))
 
     return textbox

@@ -114,6 +114,7 @@ def plan_tiles(width: float, height: float, paper: str, overlap: float = st.TILE
         cols, rows = _count(width, aw, overlap), _count(height, ah, overlap)
         if best is None or rows * cols < best[0]:
             best = (rows * cols, landscape, rows, cols)
+    assert best is not None   # the loop ran for both orientations
     _, landscape, rows, cols = best
     tw = (width + (cols - 1) * overlap) / cols
     th = (height + (rows - 1) * overlap) / rows

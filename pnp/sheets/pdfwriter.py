@@ -14,14 +14,13 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import print_constants as pc
+from pnp.i18n import sheet as sheet_text
 from pnp.sheets.calibrate import write_calibration_pdf  # noqa: F401  (re-exported for the CLI)
 from pnp.sheets.impose import Rect, SheetGeometry, impose
 from pnp.sheets.info import Item, draw_placed, place_items
 from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, clip_rect, new_canvas, safe_clip
 from pnp.sheets.sprues import LAYOUTS, Sprue, find_sprue
 from pnp.units import mm, pt_to_mm
-
-from pnp.i18n import sheet as sheet_text
 
 # The English sheet text (pnp/i18n/sheet/en.yaml); `instructions=` replaces any of these keys, and a
 # `lang` the shared string pack has gives that language's text by default.

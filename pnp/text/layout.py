@@ -28,8 +28,9 @@ from functools import lru_cache
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.text import fonts, shaping, unibidi
+from pnp.units import PT_PER_MM
 
-PT_TO_MM = 25.4 / 72.0
+PT_TO_MM = 1 / PT_PER_MM
 SHRINK_STEP_PT = 0.25
 DIRECTIONS = ("auto", "ltr", "rtl")
 
@@ -150,6 +151,7 @@ def _analyse(paragraph: str, style: str, base: int) -> tuple[tuple[int, ...], tu
                 while k < n and levels[k] == levels[i] and chosen[k] is None:
                     k += 1
                 font = chosen[k] if k < n and levels[k] == levels[i] else default
+            font = font or default
             if ord(char) not in covered[font] and not char.isspace():
                 other = arabic if font == latin else latin
                 if ord(char) in covered[other]:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import yaml
 
+from pnp.i18n.direction import direction, is_rtl  # noqa: F401 - the sheet writers ask here
 from pnp.i18n.lookup import translate
 from pnp.i18n.placeholders import placeholders
 from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping
@@ -143,18 +144,3 @@ def calibration_texts(lang: str, targets: int = 5) -> dict:
         "short": t(lang, "calibrate.flip_short"),
         "test_bar": t(lang, "calibrate.test_bar"),
     }
-
-
-def is_rtl(lang: str) -> bool:
-    """Right-to-left script (Arabic...), from CLDR (Babel) rather than a hand-kept list."""
-    from babel import Locale, UnknownLocaleError
-
-    try:
-        return Locale.parse(str(lang).replace("-", "_")).character_order == "right-to-left"
-    except (UnknownLocaleError, ValueError, TypeError):
-        return False
-
-
-def direction(lang: str) -> str:
-    """"rtl" or "ltr": the base direction of translated text in `lang`."""
-    return "rtl" if is_rtl(lang) else "ltr"

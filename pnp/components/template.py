@@ -1,0 +1,23 @@
+"""A pack's own component (type `template`): a Jinja SVG template drawing one part, `count` copies.
+
+The template (below templates/, found like card templates: the pack's own `templates/` folder
+first) draws SVG elements in a `w` x `h` millimetre box with (0, 0) at its top-left corner, no
+<svg> root; it gets `copy` (1..count) and `count` besides everything pnp.components.art gives
+every art template (t, textbox, mark, tint, colour, palette, lang, rtl, component...). The part
+is cut out along its edge unless `cut: false`, and packed on the parts pages with the others.
+"""
+from __future__ import annotations
+
+from pnp.components.core import Context, Part, part
+
+
+def draw(ctx: Context, spec: dict) -> list[list[Part]]:
+    w, h, count = spec["width"], spec["height"], spec["count"]
+    parts = []
+    for copy in range(1, count + 1):
+        s = ctx.sketch(w, h)
+        s.markup(ctx.art(spec["template"], spec["label"], "template", w=w, h=h, copy=copy, count=count))
+        if spec["cut"]:
+            s.cut_rect(0, 0, w, h)
+        parts.append(part(s, spec["label"]))
+    return [parts]

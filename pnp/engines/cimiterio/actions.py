@@ -1,0 +1,149 @@
+"""The player's decisions: action cards (C4-C7), the order of tied groups (C19) and the
+personalised zombie (C24): which are legal, why another is not, and playing one.
+
+Legality has one definition: the moves ``action_moves`` generates (cached per guardian pair as a
+tuple for ``legal_moves`` and as a set for the legality check); ``_why_illegal`` only explains a
+move that is not among them.
+"""
+from __future__ import annotations
+
+from pnp.engines.cimiterio.board import Board
+from pnp.engines.cimiterio.turns import Turns
+
+# C7: the noise modes (G1, G2, both together, one after the other) and the waves each starts
+NOISE_QUEUES = {
+    "1": (("guard", 0),),
+    "2": (("guard", 1),),
+    "1+2": (("guard", 2),),                     # both at once (C12)
+    "1,2": (("guard", 0), ("guard", 1)),
+    "2,1": (("guard", 1), ("guard", 0)),
+}
+NOISE_MODES = tuple(NOISE_QUEUES)
+PERSONAL_CHOICES = (0, 1, 2, 3)                 # C24: keep it in its group, or move it 1-3 cells
+
+
+def action_moves(B: Board, guards: tuple) -> tuple:
+    """Every action-card move for guardians on ``guards`` (C5, C6, C7), cached per board."""
+    cache = B.move_cache
+    got = cache.get(guards)
+    if got is not None:
+        return got
+    g1, g2 = guards
+    out: list[tuple] = []
+    for t in B.reach[g1]:
+        out.append(("move", g1, t, -1, -1))
+    for t in B.reach[g2]:
+        out.append(("move", -1, -1, g2, t))
+    for t1 in B.reach[g1]:
+        for t2 in B.reach[g2]:
+            out.append(("move", g1, t1, g2, t2))
+    out.extend(("noise", m) for m in NOISE_MODES)
+    out.append(("pass",))
+    cache[guards] = got = tuple(out)
+    return got
+
+
+def action_set(B: Board, guards: tuple) -> frozenset:
+    """``action_moves`` as a set, for the legality check."""
+    got = B.move_sets.get(guards)
+    if got is None:
+        B.move_sets[guards] = got = frozenset(action_moves(B, guards))
+    return got
+
+
+class Actions(Turns):
+
+    def legal_moves(self) -> list:
+        if self.result is not None:
+            return []
+        p = self.pending
+        if p is not None:
+            if p[0] == "order":
+                return [("first", c) for c in p[1]]
+            return [("personal", n) for n in PERSONAL_CHOICES]
+        return list(action_moves(self.B, self.guards))
+
+    def _illegal_reason(self, move):
+        if self.result is not None:
+            return (self.result.rule, "the game is over")
+        p = self.pending
+        if p is None:
+            try:
+                if move in action_set(self.B, self.guards):
+                    return None
+            except TypeError:
+                return ("notation", "not a move")
+        try:
+            kind = move[0]
+        except (TypeError, IndexError):
+            return ("notation", "not a move")
+        if p is None:
+            return self._why_illegal(kind, move)
+        if p[0] == "order":
+            if kind == "first" and len(move) == 2 and move[1] in p[1]:
+                return None
+            return ("C19", "the current player must choose which tied group moves first: "
+                    + ", ".join("first " + self.B.cell_text(c) for c in p[1]))
+        if kind == "personal" and len(move) == 2 and move[1] in PERSONAL_CHOICES:
+            return None
+        return ("C24", "the owner must decide how the personalised zombie moves")
+
+    def _why_illegal(self, kind, move) -> tuple[str, str]:
+        """The rule an action-time move of kind ``kind`` breaks (it is not among ``action_moves``)."""
+        if kind == "noise":
+            return ("C7", "noise by G1, G2, G1+G2 (together) or G1,G2 / G2,G1 (in turn)")
+        if kind == "move":
+            if len(move) != 5:
+                return ("notation", "move needs guardian moves")
+            _, f1, t1, f2, t2 = move
+            if t1 == -1 and t2 == -1:
+                return ("C6", "at least one guardian must move")
+            B = self.B
+            for g, f, t in ((1, f1, t1), (2, f2, t2)):
+                if t == -1:
+                    if f != -1:
+                        return ("notation", f"G{g} stays: its move is -1, -1")
+                    continue
+                if f != self.guards[g - 1]:
+                    return ("C6", f"G{g} is at {B.cell_text(B.ring[self.guards[g - 1]])}")
+                if not isinstance(t, int) or not (0 <= t < len(B.ring)):
+                    return ("C3", "guardians stand only on the stops outside the cemetery")
+                if t not in B.reach[f]:
+                    return ("C6", f"G{g} moves at most {self.cards.max_stops} consecutive stops")
+        if kind == "first":
+            return ("C19", "no tie to break now")
+        if kind == "personal":
+            return ("C24", "no personalised-zombie choice is pending")
+        return ("notation", "unknown move")
+
+    def _apply(self, move) -> None:
+        kind = move[0]
+        if kind == "first":
+            assert self.wave is not None
+            self.pending = None
+            rule, entries = self.wave
+            cell = move[1]
+            self.fire("C19")
+            self.wave = (rule, tuple(e for e in entries if e[0] != cell))
+            self._move_entry((cell, -1, 0))
+        elif kind == "personal":
+            assert self.wave is not None and self.pending is not None
+            entry = self.pending[1]
+            self.pending = None
+            rule, entries = self.wave
+            self.wave = (rule, tuple(e for e in entries if e != entry))
+            self._move_personal(entry, move[1])
+        elif kind == "pass":
+            # C5: every unplayed action card is replaced by an event card
+            self.fire("C5")
+            self.slots = self.slots[:self.si] + self.slots[self.si:].replace("A", "E")
+        elif kind == "noise":
+            self.si += 1
+            self.fire("C7")
+            self.queue = NOISE_QUEUES[move[1]]
+        else:  # move, C6
+            self.si += 1
+            self.fire("C6")
+            t1, t2 = move[2], move[4]
+            self.guards = (t1 if t1 != -1 else self.guards[0], t2 if t2 != -1 else self.guards[1])
+        self._run()

@@ -1,0 +1,186 @@
+"""The cemetery map as static tables (C1-C3, C6-C8, C13, C16, C17, C19): everything about the
+board that never changes during a game, precomputed once per (map, metric, step).
+
+Cells are written ``row,col`` of the map grid (0-based, border included); internally a cell is
+``row * width + col``. Guardian stops are ring indices (clockwise from the top-left stop).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pnp.engines.core import RecordError
+
+
+class Board:
+    """Map tables read from the pack's ``map`` collection (``grid``, ``avenues``,
+    ``guardian_start``); ``max_stops`` is the action cards' limit (C6)."""
+
+    def __init__(self, mp: dict, max_stops: int, metric: str = "bfs", step: str = "down-first"):
+        rows = [ln.strip() for ln in mp["grid"].strip("\n").splitlines()]
+        rows = [ln[1:-1] if ln.startswith('"') and ln.endswith('"') else ln for ln in rows]
+        self.H = H = len(rows)
+        self.W = W = max(len(r) for r in rows)
+        rows = [r.ljust(W) for r in rows]
+        self.rows = rows
+        n = W * H
+
+        def ch(c: int) -> str:
+            return rows[c // W][c % W]
+
+        self.ch = ch
+        self.gap = [ch(c) in ".P" or "a" <= ch(c) <= "h" for c in range(n)]
+        self.slots = tuple(c for c in range(n) if ch(c) == "T")           # C1, reading order
+        self.spots = {ch(c): c for c in range(n) if "a" <= ch(c) <= "h"}  # C17
+        self.piles = tuple(c for c in range(n) if ch(c) == "P")           # C2
+        gates = [c for c in range(n) if ch(c) == "G"]
+        if len(gates) != 1:
+            raise RecordError("cimiterio map: exactly one gate G expected")
+        self.gate = gates[0]
+        self.centre = (H // 2) * W + W // 2
+        if not self.gap[self.centre]:
+            raise RecordError("cimiterio map: the centre must be a gap (C2, C23)")
+        self.nbrs = [tuple(d for d in self._orth(c) if self.gap[d]) for c in range(n)]
+        slotset = set(self.slots)
+        self.tomb_adj = [frozenset(d for d in self._orth(c) if d in slotset) for c in range(n)]
+        self.gate_adj = frozenset(d for d in self._orth(self.gate) if self.gap[d])
+        self._ring(max_stops)
+        self._lines()
+        self._toward_gate(metric, step)
+        self.avenues = {a["id"]: self._avenue(a["axis"], a["index"]) for a in mp["avenues"]}
+        self.guardian_start = tuple(self.ring_index[r * W + c] for r, c in mp["guardian_start"])
+        # legal action moves per guardian pair, filled by pnp.engines.cimiterio.actions
+        self.move_cache: dict[tuple, tuple] = {}
+        self.move_sets: dict[tuple, frozenset] = {}
+
+    def _ring(self, max_stops: int) -> None:
+        """C3/C6: the ring of guardian stops, clockwise from the top-left stop, and the stops
+        reachable from each in 1..max_stops consecutive steps."""
+        W, H, ch = self.W, self.H, self.ch
+        stops = [c for c in range(W * H) if ch(c) == "o"]
+        top = sorted((c for c in stops if c // W == 0), key=lambda c: c % W)
+        right = sorted((c for c in stops if c % W == W - 1 and c // W != 0), key=lambda c: c // W)
+        bottom = sorted((c for c in stops if c // W == H - 1), key=lambda c: -(c % W))
+        left = sorted((c for c in stops if c % W == 0 and c // W != 0), key=lambda c: -(c // W))
+        seen: set[int] = set()
+        ring = []
+        for c in top + right + bottom + left:
+            if c not in seen:
+                seen.add(c)
+                ring.append(c)
+        if len(ring) != len(stops):
+            raise RecordError("cimiterio map: guardian stops must lie on the border")
+        self.ring = tuple(ring)
+        self.ring_index = {c: i for i, c in enumerate(ring)}
+        R = len(ring)
+        # C6: ring indices reachable in 1..max_stops consecutive stops
+        self.reach: list[tuple[int, ...]] = []
+        for i in range(R):
+            dests: list[int] = []
+            for k in range(1, max_stops + 1):
+                for j in ((i + k) % R, (i - k) % R):
+                    if j != i and j not in dests:
+                        dests.append(j)
+            self.reach.append(tuple(dests))
+
+    def _lines(self) -> None:
+        """C7: a guardian's straight line is the avenue its stop is at the end of."""
+        W, H, n = self.W, self.H, self.W * self.H
+        self.line: list[tuple[int, ...]] = []       # per stop: cells from nearest to farthest
+        self.line_dist: list[dict[int, int]] = []   # per stop: cell -> distance (1 = next to the stop)
+        # per stop: cell -> next cell toward the stop (None at the end, C8)
+        self.line_next: list[dict[int, int | None]] = []
+        for s in self.ring:
+            r, c = divmod(s, W)
+            if r == 0:
+                d = W
+            elif r == H - 1:
+                d = -W
+            elif c == 0:
+                d = 1
+            else:
+                d = -1
+            cells = []
+            x = s + d
+            while 0 <= x < n and self.gap[x]:
+                cells.append(x)
+                x += d
+            self.line.append(tuple(cells))
+            self.line_dist.append({x: i + 1 for i, x in enumerate(cells)})
+            self.line_next.append({x: (cells[i - 1] if i else None) for i, x in enumerate(cells)})
+
+    def _toward_gate(self, metric: str, step: str) -> None:
+        """C16/C19: distance to the gate (``bfs`` = shortest path over gaps, ``manhattan`` =
+        |dr|+|dc| to the gate) and the next cell toward it (``step``: which of the equally short
+        steps is taken, ``down-first`` or ``across-first``)."""
+        W, n = self.W, self.W * self.H
+        # C16/C19: toward the gate. bfs = shortest path over gaps; manhattan = |dr|+|dc| to the gate
+        gr, gc = divmod(self.gate, W)
+        if metric == "bfs":
+            dist: dict[int, int] = {}
+            frontier = sorted(self.gate_adj)
+            for c in frontier:
+                dist[c] = 1
+            while frontier:
+                nxt = []
+                for c in frontier:
+                    for d in self.nbrs[c]:
+                        if d not in dist:
+                            dist[d] = dist[c] + 1
+                            nxt.append(d)
+                frontier = nxt
+        elif metric == "manhattan":
+            dist = {c: abs(c // W - gr) + abs(c % W - gc) for c in range(n) if self.gap[c]}
+        else:
+            raise RecordError(f"cimiterio: unknown metric {metric!r} (bfs, manhattan)")
+        self.gate_dist = dist
+        self.gate_next: dict[int, int | None] = {}
+        for c in dist:
+            if c in self.gate_adj:
+                continue
+            r, cc = divmod(c, W)
+            toward = 1 if cc < gc else -1 if cc > gc else 0
+            down = W if r < gr else -W
+            horiz = [c + toward] if toward else [c + 1, c - 1]
+            if step == "down-first":
+                order = [c + down] + horiz + [c - toward if toward else c - down, c - down]
+            elif step == "across-first":
+                order = horiz + [c + down] + ([c - toward] if toward else []) + [c - down]
+            else:
+                raise RecordError(f"cimiterio: unknown step rule {step!r} (down-first, across-first)")
+            best = None
+            for d in order:
+                if d in self.nbrs[c] and dist.get(d, 10 ** 9) < dist[c]:
+                    best = d
+                    break
+            self.gate_next[c] = best
+
+    def _avenue(self, axis: str, idx: int) -> tuple[int, ...]:
+        """The gap cells of avenue row/column ``idx`` (C16)."""
+        W, H = self.W, self.H
+        if axis == "row":
+            return tuple(idx * W + c for c in range(W) if self.gap[idx * W + c])
+        return tuple(r * W + idx for r in range(H) if self.gap[r * W + idx])
+
+    def _orth(self, c: int) -> Iterator[int]:
+        W, H = self.W, self.H
+        r, cc = divmod(c, W)
+        if r > 0:
+            yield c - W
+        if r < H - 1:
+            yield c + W
+        if cc > 0:
+            yield c - 1
+        if cc < W - 1:
+            yield c + 1
+
+    def cell_text(self, c: int) -> str:
+        return f"{c // self.W},{c % self.W}"
+
+    def parse_cell(self, text: str) -> int:
+        try:
+            r, c = (int(x) for x in text.strip().split(","))
+        except ValueError:
+            raise ValueError(f"bad cell {text!r} (expected row,col)") from None
+        if not (0 <= r < self.H and 0 <= c < self.W):
+            raise ValueError(f"cell {text!r} is off the map")
+        return r * self.W + c

@@ -1,0 +1,197 @@
+"""Zombie movement: waves of groups moving nearest first, and the walk of one group (C8-C13,
+C16, C19, C24).
+
+A *wave* is the list of groups one noise or one event moves, in order; groups move one at a
+time with ``_walk``, the one definition of a group's movement, toward a guardian's stop (noise)
+or toward the gate (events).
+"""
+from __future__ import annotations
+
+from pnp.engines.cimiterio.scoring import Scoring
+from pnp.engines.cimiterio.state import Entry
+
+
+class Movement(Scoring):
+
+    def _start_wave(self, item: tuple) -> None:
+        """Queue the groups a wave moves, sorted nearest first. Unmoved groups never change
+        distance during a wave (guardians do not move, groups only leave), so one sort suffices;
+        absorbed groups are dropped as they merge (C10)."""
+        B = self.B
+        stacks = self.stacks
+        kind = item[0]
+        if kind == "avenue" or kind == "bell":
+            gd = B.gate_dist
+            if kind == "avenue":
+                # C16: zombies in the named avenue move toward the gate, nearest to it first
+                cells = [c for c in B.avenues[item[1]] if c in stacks]
+                rule = "C16"
+            else:
+                # C19: every zombie moves toward the gate (this is one of the two passes)
+                cells = list(stacks)
+                rule = "C19"
+            cells.sort(key=lambda c: (gd.get(c, 1 << 20), c))
+            self.wave = (rule, tuple((c, -1, 0) for c in cells))
+            return
+        g = item[1]
+        s1, s2 = self.guards
+        if g < 2 or s1 == s2:
+            # C8: one guardian's noise (two guardians on one stop make one noise together)
+            if g == 2:
+                g = 0
+            dist = B.line_dist[self.guards[g]]
+            by_dist = sorted((dist[c], c) for c in stacks if c in dist)
+            self.wave = ("C8", tuple((c, g, 0) for _, c in by_dist))
+            return
+        # C12: both guardians at once
+        d1, d2 = B.line_dist[s1], B.line_dist[s2]
+        keyed = []
+        for c, st in stacks.items():
+            a, b = d1.get(c), d2.get(c)
+            if a is None and b is None:
+                continue
+            if b is None or (a is not None and a < b):
+                keyed.append((a, 0, 0, c))
+            elif a is None or b < a:
+                keyed.append((b, 0, 1, c))
+            else:
+                # exactly half way between the two guardians (C12)
+                self.fire("C12")
+                if len(st) >= 2 and B.line_next[s1][c] is not None and B.line_next[s2][c] is not None:
+                    keyed.append((a, 1, 0, c))
+                    keyed.append((a, 2, 1, c))
+                # a lone zombie half way does not move
+        keyed.sort()
+        self.wave = ("C12", tuple((c, g, part) for _, part, g, c in keyed))
+
+    def _step_wave(self, wave: tuple[str, tuple[Entry, ...]]) -> bool:
+        """Move the next group of the current wave. False when a player choice is pending."""
+        rule, entries = wave
+        if not entries:
+            self.wave = None
+            return True
+        e = entries[0]
+        if e[1] < 0:
+            if len(entries) > 1:
+                gd = self.B.gate_dist
+                d0 = gd.get(e[0])
+                if gd.get(entries[1][0]) == d0 and self._order_choice:
+                    # C19: equal distance from the gate, the current player chooses who goes first
+                    tied = tuple(x[0] for x in entries if gd.get(x[0]) == d0)
+                    self.pending = ("order", tied)
+                    return False
+        elif (self._personal >= 0 and e[2] == 0 and self.turn == self._personal_owner
+              and self._personal in self.stacks.get(e[0], ())):
+            self.pending = ("personal", e)
+            return False
+        self.wave = (rule, entries[1:])
+        self._move_entry(e)
+        return True
+
+    def _move_entry(self, e: Entry) -> None:
+        c, g, part = e
+        st = self.stacks.get(c)
+        if st is None:
+            return
+        if part == 1:
+            k = (len(st) + 1) // 2            # C12: the upper half (with the leader) goes to G1
+            self.stacks[c] = st[:len(st) - k]
+            walker = st[len(st) - k:]
+        else:
+            del self.stacks[c]
+            walker = st
+        if part == 2:
+            self.fire("C12")
+        if g < 0:
+            self._walk(walker, c, -1, self.movement)
+        else:
+            self._walk(walker, c, self.guards[g], self.pull)
+
+    def _move_personal(self, e: Entry, n: int) -> None:
+        """C24: the owner's choice ``n`` for the personalised zombie (0 = keep it in its group;
+        1-3 = it leaves its group and moves that many cells, then the rest moves)."""
+        c, g, _ = e
+        p = self.options["personal"]
+        st = self.stacks.pop(c)
+        self.fire("C24")
+        if n == 0:
+            self._walk(st, c, self.guards[g], self.pull)
+            return
+        rest = tuple(z for z in st if z != p)
+        if rest:
+            self.stacks[c] = rest            # the personalised zombie leaves its group
+        self._walk((p,), c, self.guards[g], n)
+        if self.result is None and c in self.stacks and self.wave is not None:
+            rest = self.stacks.pop(c)
+            self._walk(rest, c, self.guards[g], self.pull)
+
+    def _absorbed(self, cell: int) -> None:
+        """The group on ``cell`` merged into a moving one (C10): it no longer moves on its own."""
+        w = self.wave
+        if w is not None:
+            entries = w[1]
+            for e in entries:
+                if e[0] == cell:
+                    self.wave = (w[0], tuple(e for e in entries if e[0] != cell))
+                    return
+
+    def _walk(self, stack: tuple, cell: int, stop: int, steps: int) -> None:
+        """Move a group (off the board while it walks) ``steps`` cells from ``cell``.
+
+        Toward guardian stop ``stop`` (ring index, a noise): along the guardian's avenue (C8),
+        capturing leaders next to their own tomb at the start, on every cell and at the end
+        (C9, C11). Toward the gate (``stop`` < 0, an event, C16/C19): no captures; a group next
+        to the gate with a step left attacks it and stops (C13). Both merge with every group
+        they step onto and go on with the steps left (C10)."""
+        B = self.B
+        stacks = self.stacks
+        noise = stop >= 0
+        if noise:
+            nexts = B.line_next[stop]
+            tomb_adj = B.tomb_adj
+            tomb_of = self.tomb_of
+        else:
+            nexts = B.gate_next
+            gate_adj = B.gate_adj
+            moved = self._attack_any
+        while True:
+            if noise:
+                adj = tomb_adj[cell]
+                while stack and tomb_of[stack[-1]] in adj:
+                    # C9: orthogonally next to its own tomb at the start, during or at the end
+                    self._capture(stack[-1])
+                    stack = stack[:-1]
+                    if self.result is not None:
+                        if stack:
+                            self._place(cell, stack)
+                        return
+                    if stack:
+                        # C11: the next card is the new leader; a new group with its own moves
+                        self.fire("C11")
+                        steps = self.pull
+                if not stack:
+                    if not stacks:
+                        self._cemetery_empty()
+                    return
+            elif cell in gate_adj:
+                if steps > 0 and moved:
+                    self._attack(len(stack))   # C13: next to the gate with a move left
+                break
+            if steps <= 0:
+                break
+            nxt = nexts.get(cell)
+            if nxt is None:
+                if noise:
+                    self.fire("C8")            # C8: nothing between it and the noise any more
+                break
+            cell = nxt
+            steps -= 1
+            moved = True                       # (C13 "arrive": it moved during this walk)
+            other = stacks.pop(cell, None)
+            if other:
+                # C10: the covered leader turns face down, the mover stacks on top and goes on
+                self.fire("C10")
+                stack = other + stack
+                self._absorbed(cell)
+        old = stacks.get(cell)
+        stacks[cell] = old + stack if old else stack

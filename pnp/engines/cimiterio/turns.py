@@ -1,0 +1,102 @@
+"""The turn and the event cards: everything the engine plays by itself between two player
+decisions (C4, C15-C20, C23, C25, C26)."""
+from __future__ import annotations
+
+from pnp.engines.cimiterio.movement import Movement
+from pnp.engines.cimiterio.state import (
+    EV_AWAKE,
+    EV_NOISE,
+    EV_QUIET,
+    EV_RESHUFFLE,
+    SLOTS,
+)
+
+
+class Turns(Movement):
+
+    def _run(self) -> None:
+        """Advance automatically until a player decision is needed or the game ends."""
+        while self.result is None:
+            if self.pending is not None:
+                return
+            wave = self.wave
+            if wave is not None:
+                if not self._step_wave(wave):
+                    return
+                continue
+            if self.queue:
+                item, self.queue = self.queue[0], self.queue[1:]
+                self._start_wave(item)
+                continue
+            if self.si >= len(self.slots):
+                self._next_turn()
+                continue
+            if self.slots[self.si] == "A":
+                return
+            self.si += 1
+            self._draw_event()
+
+    def _next_turn(self) -> None:
+        # C4: the five action cards pass to the next player
+        self.fire("C4")
+        self.turn = (self.turn + 1) % self.players
+        self.turns += 1
+        self.slots = SLOTS
+        self.si = 0
+
+    def _draw_event(self) -> None:
+        # C15: events drawn after the 3rd and the 5th action (and for every passed action, C5)
+        self.fire("C15")
+        if not self.edeck:
+            # interpretation: an empty event deck is rebuilt from the discard pile (C20 style)
+            self.edeck = self.rng.shuffled(self.ediscard)
+            self.ediscard = ()
+        e = self.edeck[-1]
+        self.edeck = self.edeck[:-1]
+        self.last_event = e
+        ev = self.ev[e]
+        k = ev[0]
+        if k == EV_RESHUFFLE:
+            # C20: every event card, discarded or not (this one included), into one new deck
+            self.fire("C20")
+            self.edeck = self.rng.shuffled(self.edeck + self.ediscard + (e,))
+            self.ediscard = ()
+            return
+        self.ediscard = self.ediscard + (e,)
+        if k == EV_NOISE:
+            self.fire("C16")
+            self.queue = self.queue + (("avenue", ev[1]),)
+        elif k == EV_AWAKE:
+            self._awaken(ev[1], ev[2])
+        elif k == EV_QUIET:
+            self.fire("C18")
+        else:
+            self.fire("C19")
+            self.queue = self.queue + (("bell",), ("bell",))
+
+    def _awaken(self, cell: int, count: int) -> None:
+        """C17: ``count`` zombies from the deck onto the spot ``cell`` (C25 cap, C26 restless)."""
+        if self.tiebreak >= 0:
+            self.fire("C23")            # C23: awakening cards are ignored in the tie-break
+            return
+        room = min(len(self.zdeck), max(0, self.options["cap"] - self.awakened))
+        if room <= 0:
+            if self.options["restless"] and self.captured[self.turn]:
+                # C26: take them back from the current player's captured pile (latest first)
+                self.fire("C26")
+                pile = self.captured[self.turn]
+                take = pile[-count:][::-1]
+                self._uncapture(self.turn, len(take))
+                self._place(cell, take)
+                return
+            self.fire("C17")
+            self.fire("C18")            # C17: with everybody awake it counts as all quiet
+            if self.options["cap"] < self.nz and self.awakened >= self.options["cap"]:
+                self.fire("C25")
+            return
+        self.fire("C17")
+        n = min(room, count)
+        drawn = self.zdeck[-n:][::-1]   # drawn one by one; the last one drawn ends face up
+        self.zdeck = self.zdeck[:-n]
+        self.awakened += n
+        self._place(cell, drawn)

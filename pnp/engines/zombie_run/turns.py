@@ -1,0 +1,184 @@
+"""Zombie! Run for Your Lives!: the deal, the draws and the turn flow, and applying a move.
+
+At the start of a turn the engine draws automatically (Z3/Z9, chance from the state's RNG, Z13
+reshuffles); the player then makes one or more decisions: a living player ``special ...`` (Z11,
+optional, once) and then ``play ...`` / ``discard-hand`` (Z6) / ``pass`` (Z6 already used); a
+zombie player (Z9) ``play ...`` or ``discard``. Two guards end a never-ending game with no
+winner: the turn cap and the repetition check (docs/rules/zombie-run.md).
+"""
+from __future__ import annotations
+
+from pnp.engines.core import Outcome
+from pnp.engines.zombie_run.deck import fast_shuffle, zr_data
+from pnp.engines.zombie_run.moves import DISCARD, DISCARD_HAND, PASS, PLAY, SPECIAL, decode
+from pnp.engines.zombie_run.rules import PH_LIVING, PH_ZOMBIE, Rules
+
+ZT = tuple(f"zt{q}" for q in range(8))      # counter keys: zombie cards played onto seat q
+CIRCULATION = 6     # a turn start with at most this many cards in deck + discard can repeat
+
+
+class Turns(Rules):
+    """Setup, draws, turn flow and ``_apply`` (undo: ``_snapshot`` / ``_restore``)."""
+
+    max_turns: int
+    rep_limit: int
+    _seen: dict
+
+    # ---------------------------------------------------------------- setup
+    def _init_common(self) -> None:
+        d = self.data = zr_data()
+        o = self.options
+        self._init_rules(d, d.copies[d.ROACH] if o["roach_distinct"] else 1)
+        self.win_items = int(o["win_items"])
+        self.lose_zombies = int(o["lose_zombies"])
+        self.max_turns = int(o["max_turns"])
+        self.rep_limit = int(o["repetition"])
+        self._seen = {}
+
+    def _setup(self) -> None:
+        self._init_common()
+        n = self.players
+        deck = self.data.deck_template[:]
+        fast_shuffle(self.rng, deck)
+        self.deck = deck
+        self.discard = []
+        self.hands = [[] for _ in range(n)]
+        self.tables = [0] * n
+        self.alive = [True] * n
+        self.living = n
+        self.special_used = False
+        self.z6_used = False
+        self.phase = PH_LIVING
+        self.turns = 0
+        self._outcome = None
+        hand = int(self.options["hand"])
+        if hand * n <= len(deck):
+            for p in range(n):                  # Z1: deal 4 each, hidden (as if drawn one by one)
+                self.hands[p] = deck[-1:-hand - 1:-1]
+                del deck[-hand:]
+        else:
+            for p in range(n):
+                self._draw(p, hand)
+        self.fire("Z1")
+        self.turn = int(self.options["first"]) % n   # Z2
+        self.fire("Z2")
+        self._begin_turn()
+
+    # ---------------------------------------------------------------- draws
+    def _draw(self, p: int, k: int) -> int:
+        """Draw k cards for p; Z13 reshuffles the discard pile when the deck runs out. With both
+        empty nothing more is drawn (documented). Returns the number drawn."""
+        deck = self.deck
+        hand = self.hands[p]
+        got = 0
+        for _ in range(k):
+            if not deck:
+                if not self.discard:
+                    self.fire("Z13-empty")
+                    break
+                deck.extend(self.discard)
+                self.discard.clear()
+                fast_shuffle(self.rng, deck)
+                self.fire("Z13")
+            hand.append(deck.pop())
+            got += 1
+        return got
+
+    # ---------------------------------------------------------------- turn flow
+    def _begin_turn(self, advance: bool = False) -> None:
+        """Start a turn: with ``advance`` the next seat's (Z2: clockwise, zombie players keep
+        their turns; nothing once the game is over), else seat self.turn's (the first turn).
+        Never-ending guards, then the Z3/Z9 draw."""
+        if advance:
+            if self._outcome is not None:
+                return
+            self.turn = (self.turn + 1) % self.players
+        self.turns += 1
+        p = self.turn
+        self.special_used = False
+        self.z6_used = False
+        if self.turns > self.max_turns:
+            self.fire("cap")
+            self._finish((), f"turn cap {self.max_turns} reached (seed {self.seed!r})", "cap")
+            return
+        if len(self.deck) + len(self.discard) <= CIRCULATION:
+            # only a position with (almost) no cards in circulation can loop for ever
+            key = self._position_key()
+            c = self._seen.get(key, 0) + 1
+            self._seen[key] = c
+            if c >= self.rep_limit:
+                self.fire("repetition")
+                self._finish((), f"position repeated {c} times (seed {self.seed!r})",
+                             "repetition")
+                return
+        self.phase = PH_LIVING if self.alive[p] else PH_ZOMBIE
+        if self.deck:                                       # Z3 / Z9: draw a card
+            self.hands[p].append(self.deck.pop())
+        else:
+            self._draw(p, 1)                                # Z13
+
+    def _position_key(self) -> tuple:
+        """The position at a turn start: seat, deck order, discard, hands, tables (each table
+        as item mask, zombie mask, symbol-less zombie count)."""
+        S, IM, R = self.S, self.IM, self.ROACH
+        tables = self.tables
+        return (self.turn, tuple(self.deck), tuple(sorted(self.discard)),
+                tuple(tuple(sorted(h)) for h in self.hands), tuple(t & IM for t in tables),
+                tuple(t >> S & IM for t in tables), tuple(self.PC[t >> R] for t in tables))
+
+    # ---------------------------------------------------------------- moves
+    def _apply(self, move: int) -> None:
+        kind, t, q = decode(move)
+        p = self.turn
+        hand = self.hands[p]
+        if kind == PLAY:
+            self.fire("Z9" if self.phase == PH_ZOMBIE else "Z3")
+            if t >= self.S and q != p:
+                self.count(ZT[q])                           # stats: zombies played onto q
+            self._play_card(kind, t, q)
+        elif kind == SPECIAL:
+            self.fire("Z11")
+            self._play_card(kind, t, q)
+        elif kind == DISCARD_HAND:
+            self.fire("Z6")
+            self.discard.extend(hand)
+            hand.clear()
+            self.z6_used = True
+            self._draw(p, int(self.options["redraw"]))
+        elif kind == DISCARD:
+            self.fire("Z9-discard")
+            self.discard.append(t)
+            hand.remove(t)
+            self._begin_turn(True)
+        elif kind == PASS:
+            self.fire("pass")
+            self._begin_turn(True)
+        else:  # pragma: no cover
+            raise ValueError(f"bad move {move!r}")
+
+    def _play_card(self, kind: int, t: int, q: int) -> None:
+        """Card type t from the mover's hand onto q's table: a play (Z3, Z9) ends the turn, the
+        special (Z11) is used up for the turn and draws another card."""
+        p = self.turn
+        self.hands[p].remove(t)
+        if kind == SPECIAL:
+            self.special_used = True
+        self._place(t, q)
+        if kind == PLAY:
+            self._begin_turn(True)
+        elif self._outcome is None:
+            self._draw(p, 1)                                # Z11: draw another card
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    # ---------------------------------------------------------------- undo
+    def _snapshot(self) -> tuple:
+        return (self.deck[:], self.discard[:], [h[:] for h in self.hands], self.tables[:],
+                self.alive[:], self.living, self.special_used, self.z6_used, self.phase,
+                self.turns, self._outcome, dict(self._seen) if self._seen else None)
+
+    def _restore(self, snap: tuple) -> None:
+        (self.deck, self.discard, self.hands, self.tables, self.alive, self.living,
+         self.special_used, self.z6_used, self.phase, self.turns, self._outcome, seen) = snap
+        self._seen = seen if seen is not None else {}

@@ -1,0 +1,125 @@
+"""The attributes of a game of Zombies vs Vampires and its configuration from the pack.
+
+The engine is one class, ``ZombiesVsVampires`` (game.py), built in layers, each a module:
+base (this: configuration and position) -> walls -> movement -> legality -> notation ->
+bot_support -> records -> game. A layer uses only the layers below it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from pnp.engines.core import GameState, Outcome, RecordError
+from pnp.engines.zombies_vs_vampires.data import zones_for, zvv_data
+from pnp.engines.zombies_vs_vampires.geometry import Geometry, geometry
+from pnp.engines.zombies_vs_vampires.moves import GAME
+
+
+class ZvvBase(GameState):
+    """Configuration (the pack's board, walls and dice, and the options) and position."""
+
+    pack_root: ClassVar[str | Path] = GAME    # the pack the game is read from (load_pack)
+
+    # configuration: fixed for a game
+    geo: Geometry
+    total_walls: tuple[int, ...]        # (0, walls of size 1, 2, 3): the supply at the start
+    action_die: tuple[str, ...]
+    size_die: tuple[int, ...]
+    exact: bool                         # V4 variant exact
+    corners: tuple[int, ...]            # per seat: its start zone (index in geo.zone_ids)
+    target_mask: list[int]              # per seat: its far zone (V2)
+    keep_in: list[int]                  # per seat: the zone its pieces never leave (V11) or 0
+    pieces_needed: list[int]            # per seat: pieces it must bring home (V2)
+    max_turns: int
+    home_zone_mode: bool                # V11: True = "zone", False = "locked"
+    v15_reroll: bool                    # V15 variant v15-reroll
+    # position
+    pos: list[tuple[int, ...]]          # per seat: its pieces' squares
+    occ_by: list[int]                   # per seat: the same as a set of squares
+    occ: int                            # every piece
+    EB: int                             # walls: squares with a wall on the east side
+    NB: int                             # ... on the north side
+    HP: int                             # lattice points inside a horizontal wall
+    VP: int                             # ... inside a vertical wall
+    walls: list[int]                    # candidate indices on the board, in build order
+    wall_serial: list[int]              # serial number (w1, w2...) of each, same order
+    next_serial: int
+    supply: list[int]                   # [0, size 1, size 2, size 3] off the board
+    home: list[int]                     # per seat: pieces in its far zone
+    turns_taken: list[int]
+    first: int                          # the seat that starts each round
+    finishers: list[int]
+    total_turns: int
+    phase: int
+    face: int
+    face_text: str
+    steps: int
+    wsize: int
+    rerolled: bool
+    _outcome: Outcome | None
+    # caches, all keyed by the values they were computed from
+    _cache: tuple[list[int], set[int]] | None       # legal_moves() of this position
+    _wm: tuple | None                   # (EB, NB, open sides) (Movement._wall_masks)
+    _lm: tuple | None                   # (EB, NB, lanes, open sides in every lane)
+    _reach_memo: tuple | None           # last all-pieces reach (random_move), keyed by position
+    _jump_memo: tuple | None            # (move, occ, EB, NB, seat, face, steps, needed a jump)
+
+    def _init_common(self) -> None:
+        """Read the pack and the options into the configuration (no chance used)."""
+        d = zvv_data(self.pack_root)
+        o = self.options
+        n = int(o["size"] or d.size)
+        self.geo = geometry(n, zones_for(d, n))
+        w = o["walls"] or d.walls
+        if isinstance(w, str):
+            w = tuple(int(x) for x in w.replace("/", ",").split(","))
+        self.total_walls = (0,) + tuple(int(x) for x in w)
+        if len(self.total_walls) != 4:
+            raise RecordError("walls: three counts (sizes 1, 2, 3)")
+        self.action_die = d.action_die
+        self.size_die = d.size_die
+        if o["twostar"] not in ("two", "reroll", "choice"):
+            raise RecordError("twostar: two | reroll | choice")
+        if o["v15"] not in ("off", "choose", "reroll"):
+            raise RecordError("v15: off | choose | reroll")
+        if o["end"] not in ("round", "immediate"):
+            raise RecordError("end: round | immediate")
+        self.exact = bool(o["exact"])
+        g = self.geo
+        if o["seats"]:
+            seats = tuple(x.strip() for x in str(o["seats"]).replace("/", ",").split(","))
+        elif self.players in d.seats:
+            seats = d.seats[self.players]
+        else:
+            raise RecordError(f"the pack seats no {self.players}-player game: give seats=...")
+        try:
+            self.corners = tuple(g.zone_ids.index(z) for z in seats)
+        except ValueError:
+            raise RecordError(f"seats: zones are {', '.join(g.zone_ids)}") from None
+        if len(self.corners) != self.players:
+            raise RecordError(f"seats: name {self.players} zones")
+        self.target_mask = [g.zone_masks[g.opposite[z]] for z in self.corners]
+        # V2: all of a seat's pieces home, one piece for each square of its start zone (V1)
+        self.pieces_needed = [len(g.zone_squares[z]) for z in self.corners]
+        self.max_turns = int(o["max_turns"])
+        if o["home"] not in ("zone", "locked"):
+            raise RecordError("home: zone | locked")
+        self.home_zone_mode = o["home"] == "zone"
+        # V11, default "zone": a piece in its far zone never leaves it (steps.layer); variant
+        # locked: it never moves again (Movement.movable), so no zone to keep it in
+        self.keep_in = [t if self.home_zone_mode else 0 for t in self.target_mask]
+        self.v15_reroll = o["v15"] == "reroll"
+        self._cache = None
+        self._wm = None
+        self._lm = None
+        self._reach_memo = None
+        self._jump_memo = None
+
+    def _set_pieces(self, pos: list[tuple[int, ...]]) -> None:
+        """Put the pieces on these squares (per seat) and count the ones home."""
+        self.pos = pos
+        self.occ_by = [sum(1 << x for x in q) for q in pos]
+        self.occ = 0
+        for m in self.occ_by:
+            self.occ |= m
+        self.home = [(self.occ_by[i] & self.target_mask[i]).bit_count() for i in range(len(pos))]

@@ -1,0 +1,247 @@
+"""Legal moves: the list (``legal_moves``), the direct check of one move (``_legal_direct``, what
+``push`` asks) and the rule a refused move breaks (``_illegal_reason``, ``_check_path``).
+
+``_menu`` says what the rolled die allows this turn; the list and the direct check both read it,
+and both ask the same movement and wall rules (movement.py, walls.py), so ``_legal_direct(m)``
+equals ``m in legal_moves()`` (tests check it move by move).
+"""
+from __future__ import annotations
+
+from pnp.engines.zombies_vs_vampires.movement import Movement
+from pnp.engines.zombies_vs_vampires.moves import (
+    BUILD,
+    F_BUILD,
+    F_CHOICE,
+    F_MOVE,
+    F_PM,
+    MOVE,
+    PASS,
+    PH_ACT,
+    PH_BUILD,
+    PH_CHOOSE,
+    PH_OVER,
+    PMBUILD,
+    REMOVE,
+    REROLL,
+    ROLL,
+)
+
+Menu = tuple[int, bool, bool, bool]
+
+
+class Legality(Movement):
+    """What may be played now."""
+
+    def _move_steps(self) -> int:
+        """V4: how many steps a move may take now (0: the die allows no move)."""
+        if self.phase != PH_ACT:
+            return 0
+        f = self.face
+        if f == F_MOVE:
+            return self.steps
+        return 2 if f == F_CHOICE else 0         # 2* = choice: move 2, remove or build
+
+    def _menu(self) -> Menu:
+        """What the die allows now: (steps of a move, 0 = no move; build a wall of the rolled
+        size; the +/- choices: remove a wall or choose to build; a V15 re-roll)."""
+        ph = self.phase
+        if ph == PH_BUILD:                       # after choosing to build under +/-
+            return 0, True, False, False
+        if ph != PH_ACT:
+            return 0, False, False, False
+        f = self.face
+        reroll = self.v15_reroll and self.home[self.turn] > 0 and not self.rerolled   # V15
+        return (self._move_steps(),                                           # V4
+                f == F_BUILD,                                                 # V7
+                f in (F_PM, F_CHOICE),                                        # V8
+                reroll)
+
+    def legal_moves(self) -> list[int]:
+        if self._cache is not None:
+            return self._cache[0]
+        ms = self._gen()
+        self._cache = (ms, set(ms))
+        return ms
+
+    def _gen(self) -> list[int]:
+        ph = self.phase
+        if ph == PH_OVER:
+            return []
+        if ph == PH_CHOOSE:
+            return [ROLL << 24, ROLL << 24 | 1]
+        k, build, pm, reroll = self._menu()
+        out = self._move_moves(self.turn, k) if k else []
+        if build:
+            out += self._build_moves(self.wsize)
+        if pm:
+            out += [REMOVE << 24 | ci << 12 for ci in self.walls]              # V8
+            out.append(PMBUILD << 24)
+        if not out:
+            out.append(PASS << 24)                                            # V14
+        if reroll:
+            out.append(REROLL << 24)                                          # V15
+        return out
+
+    def _legal_direct(self, move: int) -> bool:
+        """Is ``move`` legal here? Checked directly (one piece's BFS, one wall spot...) without
+        generating every legal move; equal to ``move in legal_moves()`` (tested)."""
+        if move < 0:
+            return False
+        kind = move >> 24
+        a = move >> 12 & 0xFFF
+        b = move & 0xFFF
+        if kind == MOVE:
+            k = self._move_steps()
+            return bool(k) and self._move_ok(move, a, b, k)
+        _, build, pm, reroll = self._menu()
+        if kind == BUILD:
+            return build and b == 0 and self._build_ok(a, self.wsize)
+        if kind == REMOVE:
+            return pm and b == 0 and a in self.walls
+        if kind == PMBUILD:
+            return pm and move == PMBUILD << 24
+        if kind == REROLL:
+            return reroll and move == REROLL << 24
+        if kind in (PASS, ROLL):
+            return move in self._gen()
+        return False
+
+    def _move_ok(self, move: int, a: int, b: int, k: int) -> bool:
+        """The piece on a may end on b (up to / exactly k steps)."""
+        p = self.turn
+        if a not in self.movable(p):
+            return False
+        if self.exact:
+            return b in self._exact_paths(p, a, k)
+        memo = self._reach_memo
+        if (memo is not None and memo[0] == self.occ and memo[3] == p and memo[4] == k
+                and memo[1] == self.EB and memo[2] == self.NB and self.face == F_MOVE):
+            srcs = memo[5]
+            if a in srcs:
+                LS = self.geo.LS
+                return b < LS and bool(memo[6] >> (srcs.index(a) * LS + b) & 1)
+        # walking reach first (a subset of the full reach, and cheaper); the jump statistic of
+        # the move falls out of it and is kept for _apply
+        if not self._needs_jump(p, a, b, k):
+            self._jump_memo = (move, self.occ, self.EB, self.NB, p, self.face, self.steps, False)
+            return True
+        if self._reach(p, a, k) >> b & 1:
+            self._jump_memo = (move, self.occ, self.EB, self.NB, p, self.face, self.steps, True)
+            return True
+        return False
+
+    def _build_ok(self, ci: int, size: int) -> bool:
+        cands = self.geo.cands
+        return (ci < len(cands) and cands[ci][3] == size and self.supply[size] > 0
+                and self._can_build(ci))
+
+    # ---------------------------------------------------------------- why not
+    def _illegal_reason(self, move):
+        if self._outcome is not None:
+            return ("end", "the game is over")
+        if not isinstance(move, int):
+            return ("move", "not a move of this game")
+        cache = self._cache
+        if cache is not None:
+            if move in cache[1]:
+                return None
+        elif self._legal_direct(move):
+            return None
+        kind = move >> 24
+        a = move >> 12 & 0xFFF
+        b = move & 0xFFF
+        g = self.geo
+        p = self.turn
+        k, build, pm, _ = self._menu()
+        if kind == MOVE:
+            if not k:
+                return ("V3", f"the die shows {self.face_text!r}: no movement this turn")
+            if a not in self.pos[p]:
+                return ("V4", "move one of your own pieces")
+            if (self.target_mask[p] >> a) & 1 and not self.home_zone_mode:
+                return ("V11", "a piece home in the far zone stays there (variant locked)")
+            if (self.home_zone_mode and (self.target_mask[p] >> a) & 1
+                    and not (self.target_mask[p] >> b) & 1):
+                return ("V11", "a piece in its far zone never leaves it")
+            return self._diagnose_path(move)
+        if kind == BUILD:
+            if not build:
+                return ("V3", f"the die shows {self.face_text!r}: no building now")
+            if a >= len(g.cands):
+                return ("V9", "not a wall spot")
+            o, r, c, L, gm, im = g.cands[a]
+            if L != self.wsize:
+                return ("V7", f"the size die shows {self.wsize}")
+            if self.supply[L] <= 0:
+                return ("V10", f"no wall of size {L} left in the supply")
+            if gm & (self.NB if o == 0 else self.EB):
+                return ("V9", "walls never overlap")
+            return ("V9", "walls never cross")
+        if kind == REMOVE:
+            if not pm:
+                return ("V8", "walls are removed only on the +/- face")
+            return ("V8", "no such wall on the board")
+        if kind == PASS:
+            return ("V14" if build else "V4", "a legal action exists")
+        if kind == PMBUILD:
+            return ("V8", "choosing to build is for the +/- face")
+        if kind == REROLL:
+            return ("V15", "no re-roll available")
+        return ("V3", "not a legal move here")
+
+    def _diagnose_path(self, move):
+        a = move >> 12 & 0xFFF
+        b = move & 0xFFF
+        W = self.geo.W
+        if b - a in (1, -1, W, -W, 2, -2, 2 * W, -2 * W):
+            bad = self._check_path([a, b])
+            if bad:
+                return bad
+        k = self._move_steps()
+        if self._path(self.turn, a, b, 4 * self.geo.N * self.geo.N) if not self.exact else None:
+            return ("V4", f"more than {k} steps away")
+        return ("V5", "that square cannot be reached (walls and pieces in the way)")
+
+    def _check_path(self, sqs: list[int]):
+        """Validate an explicit path step by step; returns (rule, reason) or None."""
+        p = self.turn
+        k = self._move_steps()
+        if not k:
+            return ("V3", "no movement this turn")
+        if len(sqs) - 1 > k:
+            return ("V4", f"{len(sqs) - 1} steps, the die allows {k}")
+        if self.exact and len(sqs) - 1 < k and not (
+                (self.target_mask[p] >> sqs[-1]) & 1 and not (self.target_mask[p] >> sqs[-2]) & 1):
+            return ("V4", f"exactly {k} steps (variant exact)")
+        if sqs[0] not in self.pos[p]:
+            return ("V4", "move one of your own pieces")
+        occ0 = self.occ ^ (1 << sqs[0])
+        succ = self._stepper(p, occ0, zone_rule=False)
+        g = self.geo
+        W = g.W
+        for i in range(len(sqs) - 1):
+            s, t = sqs[i], sqs[i + 1]
+            tg = self.target_mask[p]
+            if self.home_zone_mode and (tg >> s) & 1 and not (tg >> t) & 1:
+                return ("V11", "a piece in its far zone never leaves it")
+            if t in succ(s):
+                if self.exact and t in sqs[:i + 1]:
+                    return ("V4", "an exact path may not revisit a square")
+                continue
+            diff = t - s
+            d = {1: 0, -1: 1, W: 2, -W: 3, 2: 0, -2: 1, 2 * W: 2, -2 * W: 3}.get(diff)
+            if d is None:
+                return ("V5", f"{g.sq_name(s)}>{g.sq_name(t)} is not an orthogonal step or jump")
+            if abs(diff) in (1, W):
+                if self._blocked(s, d):
+                    return ("V5", f"a wall between {g.sq_name(s)} and {g.sq_name(t)}")
+                return ("V6", f"{g.sq_name(t)} is occupied")
+            mid = s + diff // 2
+            if not (occ0 >> mid) & 1:
+                return ("V6", f"a jump needs a piece on {g.sq_name(mid)}")
+            if self._blocked(s, d) or self._blocked(mid, d):
+                return ("V6", "never jump over a wall")
+            if (occ0 >> t) & 1:
+                return ("V6", f"{g.sq_name(t)} is occupied")
+            return ("V6", "illegal jump")
+        return None

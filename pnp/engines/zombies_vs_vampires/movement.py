@@ -1,0 +1,213 @@
+"""Movement: which pieces may move and where they can go (V4-V6, V11).
+
+Every question goes to the bitset rule of steps.py with the masks set up here once
+(``_wall_masks``, ``_jumpable``, ``keep_in``): the move generator (all of a seat's pieces at once,
+one BFS lane each), the direct legality check (one piece), the paths written in move texts, the
+exact variant's paths and the step-by-step check of a written path.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from pnp.engines.zombies_vs_vampires.moves import MOVE
+from pnp.engines.zombies_vs_vampires.steps import reach
+from pnp.engines.zombies_vs_vampires.walls import Walls
+
+
+class Movement(Walls):
+    """Pieces moving on the board."""
+
+    def _wall_masks(self) -> tuple[int, int, int, int]:
+        """(nEB, nWB, nNB, nSB): squares whose east / west / north / south side is open,
+        as non-negative ints (cached until the walls change)."""
+        wm = self._wm
+        EB = self.EB
+        NB = self.NB
+        if wm is not None and wm[0] == EB and wm[1] == NB:
+            return wm[2]
+        masks = self.geo.open_sides(EB, NB)
+        self._wm = (EB, NB, masks)
+        return masks
+
+    def _lane_masks(self, m: int) -> tuple[int, int, int, int]:
+        """The open sides cut to one lane and repeated in m lanes (cached until the walls
+        change)."""
+        lm = self._lm
+        EB = self.EB
+        NB = self.NB
+        if lm is not None and lm[0] == EB and lm[1] == NB and lm[2] == m:
+            return lm[3]
+        g = self.geo
+        REP = g.REP[m]
+        lane = g.lane_full
+        nE, nW, nN, nS = self._wall_masks()
+        masks = ((nE & lane) * REP, (nW & lane) * REP, (nN & lane) * REP, (nS & lane) * REP)
+        self._lm = (EB, NB, m, masks)
+        return masks
+
+    def _home_set(self) -> int:
+        m = 0
+        for p in range(self.players):
+            m |= self.occ_by[p] & self.target_mask[p]
+        return m
+
+    def _jumpable(self, occ: int) -> int:
+        """V6: the pieces of ``occ`` that may be jumped over (option jump_home: also the pieces
+        safe in their far zone)."""
+        return occ if self.options["jump_home"] else occ & ~self._home_set()
+
+    def movable(self, p: int) -> list[int]:
+        """Pieces of p that may move (V11: home pieces only in the "zone" reading; in variant
+        locked a piece home never moves again)."""
+        if self.home_zone_mode:
+            return list(self.pos[p])
+        tgt = self.target_mask[p]
+        return [s for s in self.pos[p] if not (tgt >> s) & 1]
+
+    # ---------------------------------------------------------------- up to k steps (BFS)
+    def _bfs(self, p: int, origins: int, REP: int, masks: tuple[int, int, int, int], k: int,
+             jumps: bool) -> int:
+        """Squares the pieces of seat p on ``origins`` can end on with up to k steps, in lanes
+        of the board repeated by ``REP`` (1: the plain board, one piece), ``masks`` the open
+        sides in those lanes. Each piece moves alone: its own square counts as empty during its
+        move. ``jumps=False``: walking only."""
+        g = self.geo
+        occ = self.occ
+        empty = ((g.board & ~occ) * REP) | origins          # each lane: its own origin vacated
+        jo = (self._jumpable(occ) * REP) & ~origins if jumps else 0
+        nE, nW, nN, nS = masks
+        return reach(origins, empty, jo, nE, nW, nN, nS, g.W, self.keep_in[p] * REP, k)
+
+    def _lane_reach(self, p: int, k: int) -> tuple[list[int], int]:
+        """(movable pieces, reach): one BFS lane per piece in one int (lane i at bit i*LS)."""
+        srcs = self.movable(p)
+        m = len(srcs)
+        if not m:
+            return srcs, 0
+        LS = self.geo.LS
+        origins = 0
+        for i, s in enumerate(srcs):
+            origins |= 1 << (s + i * LS)
+        return srcs, self._bfs(p, origins, self.geo.REP[m], self._lane_masks(m), k, True)
+
+    def _reach(self, p: int, s: int, k: int, jumps: bool = True) -> int:
+        """Squares the piece of seat p on s can end on with up to k steps (V4-V6, V11);
+        ``jumps=False``: walking only (for the jump statistics)."""
+        return self._bfs(p, 1 << s, 1, self._wall_masks(), k, jumps)
+
+    def _needs_jump(self, p: int, a: int, b: int, k: int) -> bool:
+        """The move a>b of up to k steps cannot be made by walking alone (statistics)."""
+        W = self.geo.W
+        ra, ca = divmod(a, W)
+        rb, cb = divmod(b, W)
+        if abs(ra - rb) + abs(ca - cb) > k:
+            return True
+        return not (self._reach(p, a, k, jumps=False) >> b) & 1
+
+    def _move_moves(self, p: int, k: int) -> list[int]:
+        if self.exact:
+            out = []
+            for s in self.movable(p):
+                base = MOVE << 24 | s << 12
+                out += [base | t for t in sorted(self._exact_paths(p, s, k))]
+            return out
+        srcs, lanes = self._lane_reach(p, k)
+        if not lanes:
+            return []
+        g = self.geo
+        m = len(srcs)
+        out = []
+        POS = g.POS
+        lb = g.lane_bytes
+        raw = lanes.to_bytes(lb * m, "little")
+        for i, s in enumerate(srcs):
+            chunk = raw[i * lb:(i + 1) * lb]
+            if not any(chunk):
+                continue
+            sq: list[int] = []
+            for j, b in enumerate(chunk):
+                if b:
+                    sq += POS[j][b]
+            base = MOVE << 24 | s << 12
+            out += [base | t for t in sq]
+        return out
+
+    # ---------------------------------------------------------------- one step at a time
+    def _stepper(self, p: int, occ: int, zone_rule: bool = True) -> Callable[[int], list[int]]:
+        """``succ(s)``: the squares one step (walk or jump) from s with these pieces ``occ``, in
+        the order E W N S; V11 "zone": from inside p's far zone only into it (``zone_rule``)."""
+        g = self.geo
+        W = g.W
+        empty = g.board & ~occ
+        jo = self._jumpable(occ)
+        nE, nW, nN, nS = self._wall_masks()
+        zone = self.keep_in[p] if zone_rule else 0
+        ewns = (1, 2, -1, -2, W, 2 * W, -W, -2 * W)     # walk, jump: east, west, north, south
+
+        def succ(s: int) -> list[int]:
+            t = reach(1 << s, empty, jo, nE, nW, nN, nS, W, zone, 1) << 2 * W   # no bit < 0
+            base = s + 2 * W
+            out = []
+            for d in ewns:
+                if t >> (base + d) & 1:
+                    out.append(s + d)
+            return out
+
+        return succ
+
+    def _blocked(self, s: int, d: int) -> bool:
+        """A wall on side d (0..3 = E W N S) of square s."""
+        return not self._wall_masks()[d] >> s & 1
+
+    def _exact_paths(self, p: int, s: int, k: int, want: int | None = None):
+        """Destinations (or one path to ``want``) of simple paths of exactly k steps (variant
+        exact); a path may also end on the step that enters the far zone."""
+        succ = self._stepper(p, self.occ ^ (1 << s))
+        tgt = self.target_mask[p]
+        dests: set[int] = set()
+        found: list[list[int]] = []
+
+        def dfs(cur, path, left):
+            if found:
+                return
+            for t in succ(cur):
+                if t in path:
+                    continue
+                ends = left == 1 or ((tgt >> t) & 1 and not (tgt >> cur) & 1)
+                if ends:
+                    if want is None:
+                        dests.add(t)
+                    elif t == want:
+                        found.append(path + [t])
+                        return
+                if left > 1:
+                    dfs(t, path + [t], left - 1)
+
+        dfs(s, [s], k)
+        if want is not None:
+            return found[0] if found else None
+        return dests
+
+    def _path(self, p: int, s: int, t: int, k: int) -> list[int] | None:
+        """A shortest path (up-to mode) or an exact path from s to t, as squares incl. s."""
+        if self.exact:
+            return self._exact_paths(p, s, k, want=t)
+        succ = self._stepper(p, self.occ ^ (1 << s))
+        prev: dict[int, int | None] = {s: None}
+        frontier = [s]
+        for _ in range(k):
+            nf = []
+            for cur in frontier:
+                for u in succ(cur):
+                    if u not in prev:
+                        prev[u] = cur
+                        nf.append(u)
+            frontier = nf
+            if t in prev:
+                break
+        if t not in prev:
+            return None
+        out = [t]
+        while (back := prev[out[-1]]) is not None:
+            out.append(back)
+        return out[::-1]

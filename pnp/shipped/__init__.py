@@ -1,0 +1,32 @@
+"""The games and templates shipped with pnp, found where the package is installed.
+
+In the repository they are the top-level `data/` and `templates/` folders; pyproject.toml maps them
+to the packages `pnp.shipped.data` and `pnp.shipped.templates`, so a wheel installs them beside the
+code and `importlib.resources` finds them from any working directory.
+"""
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def _folder(name: str) -> Path:
+    # Installed from a wheel: the folder inside this package. The packs are read with ordinary
+    # paths (YAML, templates), so a zipped install is not supported.
+    installed = Path(str(resources.files(__name__) / name))
+    if installed.is_dir():
+        return installed
+    # A source checkout (`pip install -e .` maps only `pnp/`): the folder at the top of it.
+    return REPOSITORY / name
+
+
+def data_dir() -> Path:
+    """The shipped game packs, one folder per game."""
+    return _folder("data")
+
+
+def templates_dir() -> Path:
+    """The shipped templates: `_base/` and one folder per shipped game."""
+    return _folder("templates")
