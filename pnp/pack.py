@@ -346,6 +346,7 @@ def _check_hash_typos(root: Path, locations: dict[str, dict[str, tuple[Path, int
     source = load_source(hash_file(root), problems)
     if source is None or not isinstance(source.value, dict):
         return
+    every_key = set().union(*(set(keys) for keys in locations.values()))
     for lang, hashes in source.value.items():
         if lang not in locations:
             problems.add("schema.unknown-key", source.file, source.line((lang,)), str(lang),
@@ -356,7 +357,8 @@ def _check_hash_typos(root: Path, locations: dict[str, dict[str, tuple[Path, int
             continue
         unhashed = [key for key in locations[lang] if key not in hashes]
         for key in hashes:
-            guess = schema.closest(str(key), unhashed) if key not in locations[lang] else None
+            # a key some text file has is right here (a misspelt text file is reported there)
+            guess = schema.closest(str(key), unhashed) if key not in every_key else None
             if guess:
                 problems.add("schema.unknown-key", source.file, source.line((lang, key)), f"{lang}.{key}",
                              f"unknown text key {key!r}; did you mean {guess!r}?", source.snippet((lang, key)),

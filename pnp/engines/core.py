@@ -340,14 +340,14 @@ class GameState:
         text = move if isinstance(move, str) else self._safe_text(move)
         try:
             legal = [self.move_text(m) for m in self.legal_moves()]
-        except Exception:  # pragma: no cover - defensive
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):   # a position too broken to list
             legal = None
         return IllegalMoveError(text, rule, self.describe(), reason, legal)
 
     def _safe_text(self, move) -> str:
         try:
             return self.move_text(move)
-        except Exception:
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):   # not a move of this game
             return repr(move)
 
     def push(self, move) -> None:
