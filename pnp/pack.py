@@ -227,7 +227,7 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
     texts, text_sources, text_locations = _read_texts(root, languages, problems)
     template_dirs = [root / "templates", TEMPLATES_DIR]
     decks = _read_decks(root, main, data.get("decks") or [], kinds, problems, checkers)
-    _check_refs(checkers, collections, problems)
+    _check_refs(checkers, collections, set(data.get("collections") or {}), problems)
     sources = {"pack": main, **{f"collection:{k}": v for k, (v, _) in collections.items()}, **text_sources}
     if components_source is not None:
         sources["components"] = components_source
@@ -424,10 +424,15 @@ def _collection_ids(value: Any) -> set:
 
 
 def _check_refs(checkers: list[schema.Validator], collections: dict[str, tuple[Source, Any]],
-                problems: Problems) -> None:
-    """Every `ref:` value is an id of its collection; every `collection` value a declared collection."""
+                declared: set[str], problems: Problems) -> None:
+    """Every `ref:` value is an id of its collection; every `collection` value a declared collection.
+    A collection that is declared but could not be read was reported already: its references are
+    not reported again."""
     for checker in checkers:
         for ref in checker.refs:
+            if ref.collection in declared - set(collections) or \
+                    (ref.collection == schema.COLLECTIONS and ref.value in declared):
+                continue
             if ref.collection == schema.COLLECTIONS:
                 if ref.value not in collections:
                     problems.add("schema.reference", ref.file, ref.line, ref.where,

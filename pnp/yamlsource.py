@@ -46,7 +46,24 @@ _constructor = yaml.constructor.SafeConstructor()
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _construct(node: yaml.Node, path: tuple, lines: dict, source_file: Path, problems: Problems):
+# Bounds on what one file may expand to, so a few hostile bytes cannot hang the machine: YAML
+# aliases re-use a node, so ten nested aliases of ten items each ("billion laughs") expand to 10^9
+# values from a few hundred bytes. Real pack files stay far below both (a 950-card file: ~15,000).
+MAX_VALUES = 500_000
+MAX_DEPTH = 64
+
+
+class _TooLarge(Exception):
+    """The file expands past MAX_VALUES values or nests past MAX_DEPTH levels."""
+
+
+def _construct(node: yaml.Node, path: tuple, lines: dict, source_file: Path, problems: Problems,
+               budget: list[int]):
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooLarge(f"the file expands to more than {MAX_VALUES:,} values (YAML aliases?)")
+    if len(path) > MAX_DEPTH:
+        raise _TooLarge(f"values nest more than {MAX_DEPTH} levels deep")
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         result: dict = {}
@@ -64,14 +81,14 @@ def _construct(node: yaml.Node, path: tuple, lines: dict, source_file: Path, pro
                              f"duplicate key {key!r} (first on line {lines[child]})")
                 continue
             lines[child] = key_node.start_mark.line + 1
-            result[key] = _construct(value_node, child, lines, source_file, problems)
+            result[key] = _construct(value_node, child, lines, source_file, problems, budget)
         return result
     if isinstance(node, yaml.SequenceNode):
         items = []
         for index, item in enumerate(node.value):
             child = path + (index,)
             lines[child] = item.start_mark.line + 1
-            items.append(_construct(item, child, lines, source_file, problems))
+            items.append(_construct(item, child, lines, source_file, problems, budget))
         return items
     return _constructor.construct_object(node)
 
@@ -98,6 +115,9 @@ def load_source(file: Path, problems: Problems) -> Source | None:
         return None
     try:
         node = yaml.compose(text, Loader=_LOADER)
+    except RecursionError:
+        problems.add("yaml.too-large", file, 0, "", f"values nest more than {MAX_DEPTH} levels deep")
+        return None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark else 0
@@ -106,5 +126,9 @@ def load_source(file: Path, problems: Problems) -> Source | None:
         problems.add("yaml.syntax", file, line, "", f"YAML syntax error: {reason}", snippet)
         return None
     lines: dict[tuple, int] = {}
-    value = None if node is None else _construct(node, (), lines, file, problems)
+    try:
+        value = None if node is None else _construct(node, (), lines, file, problems, [MAX_VALUES])
+    except _TooLarge as error:
+        problems.add("yaml.too-large", file, max(lines.values(), default=0), "", str(error))
+        return None
     return Source(file, value, lines, text.splitlines())

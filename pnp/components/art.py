@@ -39,7 +39,8 @@ from pnp.render.templates import Renderer
 if TYPE_CHECKING:
     from pnp.components.core import Context
 
-_ERRORS = (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError)
+_ERRORS = (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError,
+           OverflowError)   # OverflowError: the sandbox's range refuses a loop of more than 100,000 steps
 
 
 class ArtRenderer:

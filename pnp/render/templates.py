@@ -86,7 +86,8 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        self.env.globals.update(hsl=hsl, seeded=seeded, range=range, min=min, max=max, abs=abs,
+        # the sandbox's own `range` stays: it refuses loops of more than 100,000 steps
+        self.env.globals.update(hsl=hsl, seeded=seeded, min=min, max=max, abs=abs,
                                 round=round, len=len, enumerate=enumerate, zip=zip)
         self.env.filters["mm"] = lambda v: f"{float(v):.3f}"
 
@@ -125,7 +126,7 @@ class Renderer:
                                   name, error.lineno or 0) from None
         except jinja2.UndefinedError as error:
             raise self._problem(TEMPLATE_UNDEFINED, error, template_name, str(error.message)) from None
-        except jinja2.sandbox.SecurityError as error:
+        except (jinja2.sandbox.SecurityError, OverflowError) as error:   # OverflowError: the sandbox's range
             raise self._problem(TEMPLATE_UNSAFE, error, template_name, f"unsafe operation refused ({error})") from None
         except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as error:
             raise self._problem(TEMPLATE_ERROR, error, template_name, f"{type(error).__name__}: {error}") from None

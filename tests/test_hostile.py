@@ -1,0 +1,66 @@
+"""Hostile input is refused with a message, in bounded time: YAML that expands without bound,
+values nested without end, and template loops of a billion steps (part of the hardening work)."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from pnp.errors import Problems
+from pnp.pack import available_packs, read_pack
+from pnp.yamlsource import MAX_DEPTH, load_source
+
+SHIPPED = {p.name: p for p in available_packs()}
+
+BILLION_LAUGHS = "\n".join(
+    ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    + [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 10)]
+) + "\n"
+
+
+def test_aliases_that_expand_a_billion_times_are_refused(tmp_path):
+    file = tmp_path / "laughs.yaml"
+    file.write_text(BILLION_LAUGHS, encoding="utf-8")
+    assert len(file.read_bytes()) < 1000
+    problems = Problems()
+    # in a child process with a time limit: a regression must fail the test, not hang the run
+    code = ("from pathlib import Path; from pnp.errors import Problems; from pnp.yamlsource import load_source;"
+            f"p = Problems(); s = load_source(Path({str(file)!r}), p); print(s is None, [x.code for x in p.items])")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["True", "['yaml.too-large']"], result.stdout + result.stderr
+    assert load_source(file, problems) is None and "more than" in problems.items[0].message
+
+
+def test_values_nested_past_the_limit_are_refused(tmp_path):
+    file = tmp_path / "deep.yaml"
+    file.write_text("[" * 1000 + "]" * 1000 + "\n", encoding="utf-8")
+    problems = Problems()
+    assert load_source(file, problems) is None
+    assert [p.code for p in problems.items] == ["yaml.too-large"]
+    fine = tmp_path / "fine.yaml"
+    fine.write_text("[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n", encoding="utf-8")
+    assert load_source(fine, Problems()) is not None
+
+
+def test_a_collection_that_expands_without_bound_stops_the_pack_with_its_file(tmp_path):
+    pack = shutil.copytree(SHIPPED["zombie-run"], tmp_path / "zr")
+    (pack / "symbols.yaml").write_text(BILLION_LAUGHS, encoding="utf-8")
+    problems = Problems()
+    read_pack(pack, problems)
+    assert [(Path(p.file).name, p.code) for p in problems.items] == [("symbols.yaml", "yaml.too-large")]
+
+
+def test_a_billion_step_template_loop_is_refused_not_run(tmp_path):
+    pack = shutil.copytree(SHIPPED["cimiterio"], tmp_path / "cim")
+    events = pack / "cards" / "events.yaml"
+    text = events.read_text(encoding="utf-8")
+    assert "count: 2" in text
+    events.write_text(text.replace("count: 2", "count: 1000000000", 1), encoding="utf-8")
+    # in a child process with a time limit: a loop that really ran would hang, not fail
+    result = subprocess.run([sys.executable, "-m", "pnp.cli", "build", str(pack), "--lang", "it", "--force",
+                             "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2, result.stderr
+    assert "unsafe operation refused" in result.stderr and "events.yaml" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
