@@ -218,7 +218,7 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
     data = checker.check(main.value, PACK)
     pack_id = data.get("id") or root.name
     languages = [lang for lang in data.get("languages") or [] if isinstance(lang, str)]
-    if "languages" in main.value and not languages and not problems:
+    if main.value.get("languages") == []:
         problems.add("schema.value", main.file, main.line(("languages",)), "languages", "declare at least one language")
     checkers = [checker]
     collections = _read_collections(root, main, data.get("collections") or {}, problems, checkers)

@@ -162,19 +162,12 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
 
 
 def scalar_problem(spec: str, value: Any) -> str | None:
-    """None when `value` fits the scalar type `spec` (refs are checked by the caller)."""
+    """None when `value` fits the scalar type `spec` (refs are checked by the caller; lists and
+    mappings are the Validator's)."""
     optional = spec.endswith("?")
     spec = spec.rstrip("?")
     if value is None:
         return None if optional else "a value is required"
-    if spec.startswith("list:"):
-        if not isinstance(value, list):
-            return f"expected a list, got {describe(value)}"
-        for item in value:
-            problem = scalar_problem(spec[5:], item)
-            if problem:
-                return problem
-        return None
     if spec.startswith("enum:"):
         allowed = spec[5:].split("|")
         return None if str(value) in allowed and not isinstance(value, (bool, list, dict)) else \

@@ -26,14 +26,10 @@ FILES: list[tuple[str, str, str, str]] = [
 ]
 
 
-def _load(module: str) -> None:
-    importlib.import_module(module)
-
-
 def _file_schemas() -> list[tuple[str, str, Schema | OneOf]]:
     out = []
     for file, what, module, name in FILES:
-        _load(module)
+        importlib.import_module(module)
         out.append((file, what, schema.SCHEMAS[name]))
     return out
 

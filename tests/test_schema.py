@@ -33,13 +33,18 @@ def first_key(file: Path) -> tuple[str, int]:
     return key, line
 
 
-def typo(file: Path) -> tuple[str, int]:
-    key, line = first_key(file)
+def misspell(file: Path, key: str, line: int) -> str:
+    """`key:` on `line` of `file` becomes `keyx:`; the misspelt key."""
     lines = file.read_text(encoding="utf-8").splitlines(keepends=True)
     assert f"{key}:" in lines[line - 1], (file, key, line)
     lines[line - 1] = lines[line - 1].replace(f"{key}:", f"{key}x:", 1)
     file.write_text("".join(lines), encoding="utf-8")
-    return f"{key}x", line
+    return f"{key}x"
+
+
+def typo(file: Path) -> tuple[str, int]:
+    key, line = first_key(file)
+    return misspell(file, key, line), line
 
 
 CASES = [(game, str(f.relative_to(pack))) for game, pack in SHIPPED.items() for f in data_files(pack)]
@@ -185,9 +190,7 @@ def test_a_typo_in_a_text_file_is_one_error_on_its_line(tmp_path, game, lang):
     pack = shutil.copytree(SHIPPED[game], tmp_path / game)
     file = pack / "text" / f"{lang}.yaml"
     path, line = first_leaf(file)
-    lines = file.read_text(encoding="utf-8").splitlines(keepends=True)
-    lines[line - 1] = lines[line - 1].replace(f"{path[-1]}:", f"{path[-1]}x:", 1)
-    file.write_text("".join(lines), encoding="utf-8")
+    misspell(file, str(path[-1]), line)
     problems = Problems()
     read_pack(pack, problems)
     key = ".".join(map(str, path))
@@ -200,9 +203,7 @@ def test_a_typo_in_the_translators_hash_file_is_reported(tmp_path, game):
     pack = shutil.copytree(SHIPPED[game], tmp_path / game)
     hashes = pack / "text" / ".source-hashes.yaml"
     path, line = first_leaf(hashes)
-    lines = hashes.read_text(encoding="utf-8").splitlines(keepends=True)
-    lines[line - 1] = lines[line - 1].replace(f"{path[-1]}:", f"{path[-1]}x:", 1)
-    hashes.write_text("".join(lines), encoding="utf-8")
+    misspell(hashes, str(path[-1]), line)
     problems = Problems()
     read_pack(pack, problems)
     assert [(Path(p.file).name, p.line, p.code, p.get("suggestion")) for p in problems.items] == \

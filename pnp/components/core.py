@@ -51,6 +51,7 @@ class Context:
     settings: dict = field(default_factory=dict)      # the entry being drawn (art templates' `component`)
     text_keys: dict[str, str | None] = field(default_factory=dict)   # text -> the one key it came from
     _art: Any = None
+    _texts: Texts | None = None
 
     @property
     def missing_keys(self) -> list[str]:
@@ -61,7 +62,9 @@ class Context:
         string pack's (pnp.i18n.sheet); the plural form for `n` (pass n wherever a number stands
         next to a noun: "{n} tiles"), placeholders filled. An unknown key is reported (the build
         fails) and prints as the key."""
-        texts = Texts.of(self.pack, self.lang)     # the one fallback rule (pnp.i18n.texts)
+        if self._texts is None:
+            self._texts = Texts.of(self.pack, self.lang)     # the one fallback rule (pnp.i18n.texts)
+        texts = self._texts
         try:
             text = texts.t(key, n, **values)
         except MissingText:

@@ -55,10 +55,10 @@ class _Record(Mapping):
 
 
 def card_context(pack: Pack, card: Card, lang: str, keys: TextKeys | None = None,
-                 missing: list[str] | None = None) -> _Record:
+                 missing: list[str] | None = None, texts: Texts | None = None) -> _Record:
     """A card's fields for its templates, `text` fields resolved in `lang` (recorded in `keys`;
     a key the language lacks prints as the key and goes to `missing`)."""
-    texts = Texts.of(pack, lang)
+    texts = texts if texts is not None else Texts.of(pack, lang)
     keys = keys if keys is not None else TextKeys()
     missing = missing if missing is not None else []
 
@@ -116,6 +116,7 @@ class FaceMaker:
         self.lang = lang
         self.renderer = Renderer(pack.template_dirs)
         self._drawings: dict[str, Any] = {}
+        self.texts = Texts.of(pack, lang)
         self._shared = pack_context(pack, lang)
         self._pack_context = self._shared["pack"]
 
@@ -126,11 +127,11 @@ class FaceMaker:
         missing: list[str] = []
         keys.add(self._pack_context["name"], self.pack.name)
         context = {
-            "card": card_context(self.pack, card, self.lang, keys, missing) if card else _Record(),
+            "card": card_context(self.pack, card, self.lang, keys, missing, self.texts) if card else _Record(),
             "deck": _Record(id=deck.id, name=keys.add(texts.get(deck.name, deck.name), deck.name)),
             **self._shared, "w": w, "h": h, "bleed": BLEED_MM, "safe": SAFE_MM, "face": face,
         }
-        svg, report = self.renderer.render(template, context, Texts.of(self.pack, self.lang), self.lang, keys)
+        svg, report = self.renderer.render(template, context, self.texts, self.lang, keys)
         key = hashlib.sha256(svg.encode()).hexdigest()[:20]
         drawing = self._drawings.get(key)
         if drawing is None and self.drawings:
