@@ -3,7 +3,9 @@
     load -> validate -> expand quantities -> lay out and render faces -> impose -> write
 
 Everything that can fail on the data (text that does not fit, a missing glyph, a broken template)
-fails before the first file is written, for every requested game and language at once.
+fails before the first file is written, for every requested game and language at once. The write
+stage is all or nothing too: every document (cards, boards, parts, PNGs, every language, every
+game) goes to a staging folder and replaces the previous output only once all are written.
 """
 from __future__ import annotations
 
@@ -12,12 +14,14 @@ from pathlib import Path
 
 from pnp.components import ComponentPlan, has_components, plan_components, write_components
 from pnp.composition import ERROR, check_composition
-from pnp.errors import DataError, PnpError, Problem, Problems
+from pnp.errors import DataError, OutputError, PnpError, Problem, Problems, display_path
 from pnp.i18n import sheet as sheet_text
+from pnp.limits import MAX_FACES_PER_BUILD
 from pnp.pack import Card, Deck, Pack, load_pack
 from pnp.preview import write_previews
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TEMPLATE_NO_BACK, TemplateProblem
+from pnp.sheets.pdfcommon import Staging, remove_leftovers, staged
 from pnp.sheets.pdfwriter import Face, SheetCard, write_cards_pdf
 from pnp.text import fonts
 from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, FitIssue
@@ -32,10 +36,20 @@ class UnknownLanguageError(PnpError):
     pass
 
 
+class BuildTooLargeError(PnpError):
+    """More card faces than pnp.limits.MAX_FACES_PER_BUILD: refused before anything is rendered."""
+
+
 class RulesError(PnpError):
     """The deck breaks its game's composition rules (`pnp check`); `--force` prints it anyway."""
 
     exit_code = 1
+
+
+class UnusableRulesError(RulesError):
+    """The game's rules file itself is broken: unusable data, exit 2 like any DataError."""
+
+    exit_code = DataError.exit_code
 
 
 @dataclass(frozen=True)
@@ -68,13 +82,16 @@ class BuildResult:
     files: list[Path] = field(default_factory=list)
     faces: int = 0
     warnings: list[Problem] = field(default_factory=list)
+    cleaned: int = 0                   # leftover temp files and staging folders of interrupted builds
 
 
 def build(games: list[str], options: BuildOptions) -> BuildResult:
+    check_out_folder(options.out)
     packs = [load_pack(game, strict=options.strict) for game in games]   # load + validate + expand
     if not options.force:
         check_rules(packs)                                             # composition rules
     jobs = [(pack, lang) for pack in packs for lang in languages_for(pack, options.lang)]
+    check_face_count(jobs)                                             # bounded time and memory
     prepared, plans, problems = [], [], []
     for pack, lang in jobs:                                            # lay out + render
         faces, found = render_faces(pack, lang)
@@ -86,16 +103,48 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
     if problems:
         raise DataError(problems)
     result = BuildResult(warnings=[w for pack in packs for w in pack.warnings])
-    for faces, plan in zip(prepared, plans, strict=True):                           # impose + write
+    result.cleaned = sum(remove_leftovers(output_dir(pack, options)) for pack in packs)
+    with staged() as staging:                                          # impose + write, all or nothing
+        written = write_documents(prepared, plans, options, staging)
+    result.files = [staging.final(path) for path in written]
+    result.faces = sum(2 * len(faces.cards) for faces in prepared)
+    return result
+
+
+def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | None], options: BuildOptions,
+                    staging: Staging) -> list[Path]:
+    """Write every document of the build into the staging folders; returns the staged files."""
+    written: list[Path] = []
+    for faces, plan in zip(prepared, plans, strict=True):
+        folder = staging.folder(output_dir(faces.pack, options))
         if plan is not None:                                           # boards, parts (pnp.components)
-            result.files.extend(write_components(plan, output_dir(faces.pack, options), png=options.png))
+            written.extend(write_components(plan, folder, png=options.png))
         if not faces.cards:                                            # a game without cards (yet)
             continue
-        result.files.append(write_pdf(faces, options))
-        result.faces += 2 * len(faces.cards)
+        written.append(write_pdf(faces, options, folder))
         if options.png:
-            result.files.extend(write_previews(faces, output_dir(faces.pack, options)))
-    return result
+            written.extend(write_previews(faces, folder))
+    return written
+
+
+def check_out_folder(out: Path) -> None:
+    """Refuse an output folder that is a file before any work is done."""
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"--out {display_path(out)}: is a file, not a folder")
+
+
+def check_face_count(jobs: list[tuple[Pack, str]]) -> None:
+    """Refuse a build of more than MAX_FACES_PER_BUILD card faces (two per card, per language)
+    before rendering any: it would take hours and more memory than the machine has."""
+    per_game: dict[str, int] = {}
+    for pack, _lang in jobs:
+        per_game[pack.id] = per_game.get(pack.id, 0) + 2 * sum(len(deck.cards) for deck in pack.decks)
+    total = sum(per_game.values())
+    if total > MAX_FACES_PER_BUILD:
+        games = ", ".join(f"{game} {count:,}" for game, count in per_game.items())
+        raise BuildTooLargeError(f"this build would render {total:,} card faces ({games}; front and back, "
+                                 f"every language), more than the {MAX_FACES_PER_BUILD:,} one build may "
+                                 "(pnp.limits.MAX_FACES_PER_BUILD): build fewer games or one --lang at a time")
 
 
 def render_components(pack: Pack, lang: str, options: BuildOptions) -> tuple[ComponentPlan | None, list[Problem]]:
@@ -132,7 +181,8 @@ def check_rules(packs: list[Pack]) -> None:
     if errors:
         lines = [f"the rules checker found {len(errors)} error{'s' * (len(errors) != 1)}; "
                  "nothing was printed (fix them, or build with --force):", *map(str, errors)]
-        raise RulesError("\n".join(lines))
+        # the rules file itself unusable is a data error (exit 2), as in `pnp check`
+        raise (UnusableRulesError if any(f.fatal for f in errors) else RulesError)("\n".join(lines))
 
 
 def languages_for(pack: Pack, requested: str | None) -> list[str]:
@@ -158,8 +208,9 @@ def render_faces(pack: Pack, lang: str, drawings: bool = True) -> tuple[Prepared
     """Lay out and render every face; `drawings=False` only checks (no SVG conversion).
 
     Every problem names the card (file, line, key "card <id>"), the language and the face, and
-    carries its code: a template.* code, text.fit / text.glyph (detail: the FitIssue's fields and
-    `text_key`, the key that produced the text when exactly one did) or text.missing."""
+    carries its code: text.fit / text.glyph (detail: the FitIssue's fields and `text_key`, the key
+    that produced the text when exactly one did), text.missing, or a template.* code: one problem
+    per broken template, at its file and line (pnp.render.failures)."""
     maker = FaceMaker(pack, lang, drawings=drawings)
     problems = Problems()
     cards = []
@@ -172,14 +223,13 @@ def render_faces(pack: Pack, lang: str, drawings: bool = True) -> tuple[Prepared
                 for side, template in zip(FACES, templates, strict=True):
                     rendered.append(maker.face(template, deck, card, side))
             except TemplateProblem as error:
-                problems.add(error.code, card.file, card.line, f"card {card.base_id}", str(error), lang=lang, face=side,
-                             template=error.template, template_line=error.line)
+                maker.failures.add(error, card, side)      # one problem per defect, not per card
                 continue
             if card.copy == 1:
                 for side, face in zip(FACES, rendered, strict=True):
                     _face_problems(problems, face, card, side, lang)
             cards.append((card, rendered[0], rendered[1]))
-    return PreparedFaces(pack, lang, cards), problems.items
+    return PreparedFaces(pack, lang, cards), problems.items + maker.failures.problems()
 
 
 def output_dir(pack: Pack, options: BuildOptions) -> Path:
@@ -191,9 +241,10 @@ def pdf_name(pack: Pack, lang: str, options: BuildOptions) -> str:
     return f"{pack.id}-cards-{lang}-{options.paper}{layout}.pdf"
 
 
-def write_pdf(faces: PreparedFaces, options: BuildOptions) -> Path:
+def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None = None) -> Path:
+    """The cards PDF of one pack and language, into `folder` (default: the pack's output folder)."""
     pack = faces.pack
-    target = output_dir(pack, options) / pdf_name(pack, faces.lang, options)
+    target = (folder or output_dir(pack, options)) / pdf_name(pack, faces.lang, options)
     target.parent.mkdir(parents=True, exist_ok=True)
     sheet_cards = []
     for card, front, back in faces.cards:

@@ -1,6 +1,7 @@
 """The `pnp` command."""
 from __future__ import annotations
 
+import errno
 import sys
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import click
 from pnp import build as build_module
 from pnp.check.cli import check
 from pnp.engines.cli import playtest, replay, simulate
-from pnp.errors import PnpError
+from pnp.errors import InternalError, OutputError, PnpError, display_path, os_error_text
 from pnp.i18n.cli import i18n
 from pnp.i18n.sheet import languages as sheet_languages
 from pnp.pack import available_packs, load_pack
@@ -25,7 +26,24 @@ def _offset(ctx, param, value: str) -> tuple[float, float]:
     return x, y
 
 
-@click.group()
+class PnpGroup(click.Group):
+    """The `pnp` group: whatever a command fails with ends as one message and exit 2, never a
+    traceback. Commands say themselves what they could not write (OutputError); an OSError that
+    reaches here still names its file and reason, and a RecursionError or MemoryError gets a last
+    resort message asking for a report. Ctrl-C stays click's ("Aborted!")."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except OSError as error:
+            if error.errno == errno.EPIPE:          # `pnp list | head`: click's own quiet exit
+                raise
+            raise PnpError(f"pnp {ctx.invoked_subcommand or ''}: {os_error_text(error)}") from None
+        except (RecursionError, MemoryError) as error:
+            raise InternalError.from_exception(error, ctx.invoked_subcommand or "") from None
+
+
+@click.group(cls=PnpGroup)
 @click.version_option(package_name="pnp")
 def main() -> None:
     """pnp: print-and-play forge for tabletop games."""
@@ -40,7 +58,8 @@ def main() -> None:
               help="Duplex flip edge your printer uses.")
 @click.option("--back-offset", default="0,0", callback=_offset, show_default=True,
               help="X,Y mm shift of every back page (read it off `pnp calibrate`).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), metavar="DIRECTORY", default=Path("output"),
+              show_default=True)
 @click.option("--png", is_flag=True, help="Also write PNG previews: one per card face and a contact sheet per deck.")
 @click.option("--mat", is_flag=True, help="Also write the full-size play mats a game declares, tiled across pages.")
 @click.option("--force", is_flag=True, help="Print even if `pnp check` finds errors in the deck's composition.")
@@ -54,6 +73,9 @@ def build(games, lang, paper, layout, flip, back_offset, out, png, mat, force, s
                                         back_offset_mm=back_offset, out=out, png=png, mat=mat, force=force,
                                         strict=strict)
     result = build_module.build(games, options)
+    if result.cleaned:
+        click.echo(f"removed {result.cleaned} leftover temp file{'s' * (result.cleaned != 1)} "
+                   "of an interrupted build", err=True)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for path in result.files:
@@ -99,15 +121,23 @@ def list_games(games):
 @click.option("--flip", type=click.Choice(build_module.FLIPS), default="long", show_default=True)
 @click.option("--lang", type=click.Choice(sheet_languages()), default="en", show_default=True,
               help="Language of the sheet's instructions.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), metavar="DIRECTORY", default=Path("output"),
+              show_default=True)
 def calibrate(paper, flip, lang, out):
     """Write a two-sided test sheet to measure your printer's duplex drift."""
+    from pnp.sheets.pdfcommon import remove_leftovers
     from pnp.sheets.pdfwriter import write_calibration_pdf
     from pnp.text import fonts
 
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"--out {display_path(out)}: is a file, not a folder")
     target = out / (f"calibrate-{paper}-{flip}.pdf" if lang == "en" else f"calibrate-{lang}-{paper}-{flip}.pdf")
-    write_calibration_pdf(target, paper=paper, flip=flip, lang=lang, font=fonts.register("regular"))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        remove_leftovers(out, recursive=False)      # a sheet an interrupted run left half-written
+        write_calibration_pdf(target, paper=paper, flip=flip, lang=lang, font=fonts.register("regular"))
+    except OSError as error:
+        raise OutputError.writing(error) from None
     click.echo(f"wrote {target}")
     click.echo("Print it double-sided at 100%, hold it to the light and read the offset; "
                "then build with --back-offset X,Y")
@@ -137,6 +167,10 @@ main.add_command(i18n)
 main.add_command(replay)
 main.add_command(simulate)
 main.add_command(playtest)
+
+from pnp.serve.cli import serve  # noqa: E402 - light: the server is imported when the command runs
+
+main.add_command(serve)
 
 
 if __name__ == "__main__":

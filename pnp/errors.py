@@ -67,6 +67,39 @@ class PnpError(click.ClickException):
         click.echo(self.format_message(), err=True)
 
 
+class OutputError(PnpError):
+    """A file or folder the build could not write: a read-only or full disk, a file where a
+    folder should be. Nothing of that build is left half-written (see pnp.sheets.pdfcommon)."""
+
+    @classmethod
+    def writing(cls, error: OSError, path: Path | str | None = None) -> OutputError:
+        """'cannot write <path>: <reason> (errno N)'; `path` overrides the error's own file name
+        (a staged file's final place, say)."""
+        return cls(f"cannot write {os_error_text(error, path)}")
+
+
+class InternalError(PnpError):
+    """The last resort for a failure pnp has no better message for (a RecursionError, a
+    MemoryError): one line and a hint to report it, never a traceback."""
+
+    @classmethod
+    def from_exception(cls, error: BaseException, command: str) -> InternalError:
+        detail = f": {error}" if str(error) else ""
+        return cls(f"pnp {command}: internal error, {type(error).__name__}{detail}. The input may be larger or "
+                   "deeper than pnp can handle. Please report it with the command and the pack that caused it.")
+
+
+def os_error_text(error: OSError, path: Path | str | None = None) -> str:
+    """'<path>: <reason> (errno N)' for an OSError (the path left out when nobody knows it)."""
+    where = path if path is not None else error.filename
+    reason = error.strerror or str(error) or type(error).__name__
+    number = f" (errno {error.errno})" if error.errno else ""
+    if where is None or where == "":
+        return f"{reason}{number}"
+    shown = display_path(where) if isinstance(where, (str, Path)) else str(where)   # an fd number, bytes
+    return f"{shown}: {reason}{number}"
+
+
 class DataError(PnpError):
     """One or more problems in a data pack, all reported together."""
 

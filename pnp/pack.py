@@ -14,6 +14,7 @@ from pnp.components.types import COMPONENT  # import-light: the schemas only, no
 from pnp.errors import DataError, PnpError, Problem, Problems, display_path
 from pnp.i18n.hashes import hash_file
 from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping
+from pnp.limits import MAX_CARDS, MAX_INT, MAX_PACK_FILES, MAX_PLAYERS, MAX_QUANTITY
 from pnp.units import card_size_pt
 from pnp.yamlsource import Source, dotted, load_source
 
@@ -149,8 +150,8 @@ def load_pack(name_or_path: str | Path, strict: bool = True) -> Pack:
 # ---- the schema of pack.yaml: every key declared once ----
 
 PLAYERS = schema.Schema("players", "Player count range.", {
-    "min": schema.Field("int", "Fewest players."),
-    "max": schema.Field("int", "Most players."),
+    "min": schema.Field("int", "Fewest players.", bounds=(1, MAX_PLAYERS)),
+    "max": schema.Field("int", "Most players.", bounds=(1, MAX_PLAYERS)),
 })
 COLLECTION = schema.Schema("collection", "A file of game data that is not cards (a map, the pieces...).", {
     "file": schema.Field("path", "The YAML file, relative to the pack."),
@@ -192,9 +193,14 @@ PACK = schema.Schema("pack.yaml", "The entry of a game pack.", {
 CARD_KEYS = {
     "id": schema.Field("slug", "Card id, unique in the pack."),
     "kind": schema.Field("str", "The card's kind, one of pack.yaml's kinds."),
-    "quantity": schema.Field("int", "How many copies are printed.", 1),
+    "quantity": schema.Field("int", "How many copies are printed.", 1, bounds=(1, MAX_QUANTITY)),
 }
-MAX_QUANTITY = 1000   # copies of one card: more is a typo, not a deck (and would not fit memory)
+
+
+def validator(source: Source, problems: Problems, label=None, declarations: Source | None = None) -> schema.Validator:
+    """A validator for pack data: every number within +-MAX_INT (pnp.limits), unless its field is
+    tighter; `declarations`: pack.yaml, where the schemas of collection entries were declared."""
+    return schema.Validator(source, problems, label, max_int=MAX_INT, declarations=declarations)
 
 
 def _pack_file(root: Path, name: str, main: Source, path: tuple, problems: Problems) -> Path | None:
@@ -214,17 +220,18 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
         problems.add("schema.type", main.file, 1, "pack.yaml",
                      f"expected a mapping for pack.yaml, got {schema.describe(main.value)}")
         raise DataError(problems.items)
-    checker = schema.Validator(main, problems)
+    checker = validator(main, problems)
     data = checker.check(main.value, PACK)
     pack_id = data.get("id") or root.name
     languages = [lang for lang in data.get("languages") or [] if isinstance(lang, str)]
     if main.value.get("languages") == []:
         problems.add("schema.value", main.file, main.line(("languages",)), "languages", "declare at least one language")
+    _check_file_count(main, data, languages, problems)
     checkers = [checker]
     collections = _read_collections(root, main, data.get("collections") or {}, problems, checkers)
     components, components_source = _read_components(root, main, data.get("components"), problems, checkers)
     kinds = _read_kinds(main, data.get("kinds") or {}, problems)
-    texts, text_sources, text_locations = _read_texts(root, languages, problems)
+    texts, text_sources, text_locations, unusable = _read_texts(root, languages, problems)
     template_dirs = [root / "templates", TEMPLATES_DIR]
     decks = _read_decks(root, main, data.get("decks") or [], kinds, problems, checkers)
     _check_refs(checkers, collections, set(data.get("collections") or {}), problems)
@@ -236,8 +243,23 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
                 collections={name: value for name, (_, value) in collections.items()}, kinds=kinds, decks=decks,
                 texts=texts, template_dirs=template_dirs, sources=sources, text_locations=text_locations,
                 engine=data.get("engine"), components=components)
-    _check_text_keys(pack, [use for c in checkers for use in c.texts], problems, strict)
+    _check_text_keys(pack, [use for c in checkers for use in c.texts], problems, strict, skip=unusable)
     return pack
+
+
+def _check_file_count(main: Source, data: dict, languages: list[str], problems: Problems) -> None:
+    """Refuse a pack.yaml naming more than MAX_PACK_FILES files before any of them is read."""
+    counts = {"collections": len(data.get("collections") or {}), "decks": len(data.get("decks") or []),
+              "languages": len(languages), "components": 1 if data.get("components") else 0}
+    total = sum(counts.values())
+    if total <= MAX_PACK_FILES:
+        return
+    largest = max(counts, key=lambda name: counts[name])
+    parts = ", ".join(f"{count} {name}" for name, count in counts.items() if count)
+    problems.add("pack.too-large", main.file, main.line((largest,)), largest,
+                 f"pack.yaml names {total:,} files ({parts}), more than the {MAX_PACK_FILES:,} one pack may",
+                 main.snippet((largest,)), files=total)
+    raise DataError(problems.items)
 
 
 def _read_collections(root: Path, main: Source, declared: dict, problems: Problems,
@@ -263,7 +285,7 @@ def _read_collections(root: Path, main: Source, declared: dict, problems: Proble
         source = load_source(file, problems) if file is not None else None
         if source is None:
             continue
-        checker = schema.Validator(source, problems)
+        checker = validator(source, problems, declarations=main)
         value = checker.check(source.value, [spec] if items is not None else spec)
         checkers.append(checker)
         out[str(name)] = (source, value)
@@ -278,7 +300,7 @@ def _read_components(root: Path, main: Source, name: str | None, problems: Probl
     source = load_source(file, problems) if file is not None else None
     if source is None:
         return [], None
-    checker = schema.Validator(source, problems, label=lambda path: _component_label(path))
+    checker = validator(source, problems, label=_component_label)
     value = checker.check(source.value, [COMPONENT])
     checkers.append(checker)
     return value, source
@@ -297,7 +319,7 @@ def _declared_schema(main: Source, path: tuple, declared: Any, what: str, proble
                      f"unknown field type {value!r} ({schema.TYPE_HELP})", main.snippet(where))
     if bad:
         return None
-    spec = schema.declared_type(declared, what)
+    spec = schema.declared_type(declared, what, at=path)
     return spec if isinstance(spec, schema.Schema) else None
 
 
@@ -320,25 +342,49 @@ def _read_kinds(main: Source, declared: dict, problems: Problems) -> dict[str, K
     return kinds
 
 
-def _read_texts(root: Path, languages: list[str], problems: Problems) -> tuple[dict, dict, dict]:
+def _read_texts(root: Path, languages: list[str], problems: Problems) -> tuple[dict, dict, dict, set[str]]:
+    """The texts of every language, and the languages whose file cannot be used (unreadable,
+    empty, not a mapping): that is one problem, on the file, and none of its keys is reported
+    missing one by one."""
     texts: dict[str, dict[str, str]] = {}
     sources: dict[str, Source] = {}
     locations: dict[str, dict[str, tuple[Path, int]]] = {}
+    unusable: set[str] = set()
     for lang in languages:
         source = load_source(root / "text" / f"{lang}.yaml", problems)
         flat: dict[str, str] = {}
-        if source is not None:
+        if source is None or not _usable_text_file(source, lang, problems):
+            unusable.add(lang)
+        else:
             where: dict[str, tuple[Path, int]] = {}
             _flatten(source, (), source.value, flat, problems, lang, where)
             sources[f"text:{lang}"] = source
             locations[lang] = where
         texts[lang] = flat
     _check_text_typos(texts, sources, locations, problems)
-    _check_hash_typos(root, locations, problems)
-    return texts, sources, locations
+    _check_hash_typos(root, languages, locations, problems)
+    return texts, sources, locations, unusable
 
 
-def _check_hash_typos(root: Path, locations: dict[str, dict[str, tuple[Path, int]]], problems: Problems) -> None:
+def _usable_text_file(source: Source, lang: str, problems: Problems) -> bool:
+    """A text file holds a mapping of text keys; an empty one (or only comments) or any other
+    value is one problem naming the file."""
+    name = f"text/{lang}.yaml"
+    if source.value is None or source.value == {}:
+        problems.add("text.empty", source.file, 0, "", f"{name} is empty: it holds no texts (write the {lang!r} "
+                     f"texts, e.g. `game: {{name: ...}}`, or take {lang!r} out of languages in pack.yaml)",
+                     language=lang)
+        return False
+    if not isinstance(source.value, dict):
+        problems.add("schema.type", source.file, 1, "", f"{name} must be a mapping of text keys "
+                     f"(`card: {{title: ...}}`), got {schema.describe(source.value)}", source.snippet(()),
+                     language=lang)
+        return False
+    return True
+
+
+def _check_hash_typos(root: Path, languages: list[str], locations: dict[str, dict[str, tuple[Path, int]]],
+                      problems: Problems) -> None:
     """The translator tool's hash file names languages and keys of the text files; a misspelt one
     (with the key it was meant to be close by and unhashed) is an error on its line."""
     if not hash_file(root).is_file():
@@ -348,6 +394,8 @@ def _check_hash_typos(root: Path, locations: dict[str, dict[str, tuple[Path, int
         return
     every_key = set().union(*(set(keys) for keys in locations.values()))
     for lang, hashes in source.value.items():
+        if lang in languages and lang not in locations:
+            continue        # its text file cannot be used, and is reported so
         if lang not in locations:
             problems.add("schema.unknown-key", source.file, source.line((lang,)), str(lang),
                          f"unknown language {lang!r}{schema.did_you_mean(str(lang), list(locations))} "
@@ -376,16 +424,31 @@ def _check_text_typos(texts: dict[str, dict], sources: dict[str, Source],
     for lang, flat in texts.items():
         others = set().union(*(set(t) for other, t in texts.items() if other != lang))
         missing_here = sorted(others - set(flat))
+        renamed: dict[tuple[str, str], list[str]] = {}     # (typo, meant) -> the keys it was meant for
         for key in sorted(set(flat) - others):
             guess = schema.closest(key, missing_here)
-            if guess is None or key not in locations.get(lang, {}):
-                continue
-            file, line = locations[lang][key]
+            if guess is not None and key in locations.get(lang, {}):
+                renamed.setdefault(_renamed_part(key, guess), []).append(guess)
+        for (typo, meant), guesses in renamed.items():
             source = sources[f"text:{lang}"]
-            problems.add("schema.unknown-key", file, line, key,
-                         f"unknown text key {key!r} (no other language has it); did you mean {guess!r}, "
-                         f"which text/{lang}.yaml lacks?", source.snippet(tuple(key.split("."))),
-                         unknown=key, suggestion=guess, typo_for=guess, language=lang, lang=lang)
+            path = tuple(typo.split("."))
+            file, line = locations[lang][typo] if typo in locations[lang] else (source.file, source.line(path))
+            below = f" ({len(guesses)} keys below it)" if len(guesses) > 1 else ""
+            problems.add("schema.unknown-key", file, line, typo,
+                         f"unknown text key {typo!r}{below} (no other language has it); did you mean "
+                         f"{meant!r}, which text/{lang}.yaml lacks?", source.snippet(path),
+                         unknown=typo, suggestion=meant, typo_for=tuple(guesses), language=lang, lang=lang)
+
+
+def _renamed_part(key: str, guess: str) -> tuple[str, str]:
+    """Where a misspelt key differs from the key meant: a misspelt parent (`uix.move` for
+    `ui.move`) is one typo for all the keys below it, reported once on the parent's line."""
+    have, meant = key.split("."), guess.split(".")
+    differ = [i for i, (a, b) in enumerate(zip(have, meant)) if a != b]
+    if len(have) == len(meant) and len(differ) == 1 and differ[0] < len(have) - 1:
+        cut = differ[0] + 1
+        return ".".join(have[:cut]), ".".join(meant[:cut])
+    return key, guess
 
 
 def _flatten(source: Source, path: tuple, value: Any, out: dict[str, str], problems: Problems,
@@ -423,11 +486,23 @@ def _collection_ids(value: Any) -> set:
     return set()
 
 
+def _misspelt_ids(source: Source) -> set:
+    """The values of entries whose `id` key is misspelt (`idd: bat`, reported on its line):
+    references to them are that one defect, not dangling references of their own."""
+    entries = source.value if isinstance(source.value, list) else []
+    return {value for entry in entries if isinstance(entry, dict) and "id" not in entry
+            for key, value in entry.items() if schema.closest(str(key), ["id"]) and isinstance(value, (str, int))}
+
+
 def _check_refs(checkers: list[schema.Validator], collections: dict[str, tuple[Source, Any]],
                 declared: set[str], problems: Problems) -> None:
     """Every `ref:` value is an id of its collection; every `collection` value a declared collection.
     A collection that is declared but could not be read was reported already: its references are
-    not reported again."""
+    not reported again; references to a collection the pack does not declare are one problem per
+    collection (a collection renamed in pack.yaml is one defect), on the first of them."""
+    undeclared: dict[str, list[schema.RefUse]] = {}
+    # ids as the files write them: an `id` field misspelt in pack.yaml is reported there, once
+    ids_of = {name: _collection_ids(source.value) | _misspelt_ids(source) for name, (source, _) in collections.items()}
     for checker in checkers:
         for ref in checker.refs:
             if ref.collection in declared - set(collections) or \
@@ -435,27 +510,42 @@ def _check_refs(checkers: list[schema.Validator], collections: dict[str, tuple[S
                 continue
             if ref.collection == schema.COLLECTIONS:
                 if ref.value not in collections:
-                    problems.add("schema.reference", ref.file, ref.line, ref.where,
-                                 f"no collection {ref.value!r}{schema.did_you_mean(ref.value, list(collections))} "
-                                 f"(the pack declares: {', '.join(collections) or 'none'})", ref.snippet)
+                    undeclared.setdefault(str(ref.value), []).append(ref)
                 continue
             if ref.collection not in collections:
-                problems.add("schema.reference", ref.file, ref.line, ref.where,
-                             f"refers to collection {ref.collection!r}, which the pack does not declare")
+                undeclared.setdefault(ref.collection, []).append(ref)
                 continue
             source, value = collections[ref.collection]
-            ids = _collection_ids(value)
-            if ref.value not in ids:
+            if ref.value not in ids_of[ref.collection]:
+                ids = _collection_ids(value)
                 problems.add("schema.reference", ref.file, ref.line, ref.where,
                              f"{ref.value!r} is not an id in {ref.collection} ({source.file.name})"
                              f"{schema.did_you_mean(str(ref.value), sorted(map(str, ids)))}",
                              ref.snippet)
+    for name, uses in undeclared.items():
+        first = uses[0]
+        more = f" ({len(uses) - 1} more references to it)" if len(uses) > 1 else ""
+        problems.add("schema.reference", first.file, first.line, first.where,
+                     f"no collection {name!r}{schema.did_you_mean(name, list(declared))} (the pack declares: "
+                     f"{', '.join(sorted(declared)) or 'none'}){more}", first.snippet, references=len(uses))
+
+
+@dataclass
+class _CardReading:
+    """What reading the card files of one pack keeps across its decks."""
+
+    seen: dict[str, tuple[Path, int]] = field(default_factory=dict)   # card id -> where it is first
+    expanded: int = 0               # cards after quantity, counted on past MAX_CARDS but not built
+    crossed: tuple | None = None    # (deck index, card file, line) where MAX_CARDS was crossed
+    # a kind's card problems, held back so a defect of its declaration is reported once (fold_entries)
+    held: dict[str, list[Problem]] = field(default_factory=dict)
+    bodies: dict[str, int] = field(default_factory=dict)             # kind -> cards written
 
 
 def _read_decks(root: Path, main: Source, declared: list, kinds: dict[str, Kind], problems: Problems,
                 checkers: list[schema.Validator]) -> list[Deck]:
     decks: list[Deck] = []
-    seen_cards: dict[str, tuple[Path, int]] = {}
+    reading = _CardReading()
     seen_decks: set[str] = set()
     for index, body in enumerate(declared):
         path = ("decks", index)
@@ -472,8 +562,19 @@ def _read_decks(root: Path, main: Source, declared: list, kinds: dict[str, Kind]
         file = _pack_file(root, body["cards"], main, path + ("cards",), problems)
         source = load_source(file, problems) if file is not None else None
         if source is not None:
-            cards = _read_cards(source, deck_id, kinds, seen_cards, problems, checkers)
+            cards = _read_cards(source, deck_id, index, kinds, reading, problems, checkers)
         decks.append(Deck(deck_id, str(body.get("name")), size, body.get("back"), cards, root / str(body["cards"])))
+    for kind_id, found in reading.held.items():
+        schema.fold_entries(found, reading.bodies.get(kind_id, 0), main, ("kinds", kind_id, "fields"),
+                            list(kinds[kind_id].fields), f"all {reading.bodies.get(kind_id, 0)} {kind_id} cards",
+                            problems)
+    if reading.crossed is not None:
+        index, file, line = reading.crossed
+        where = ("decks", index, "cards")
+        problems.add("pack.too-large", main.file, main.line(where), dotted(where),
+                     f"the decks hold {reading.expanded:,} cards once quantities are expanded, more than the "
+                     f"{MAX_CARDS:,} one pack may (crossed at {display_path(file)}:{line})", main.snippet(where),
+                     cards=reading.expanded)
     return decks
 
 
@@ -488,14 +589,16 @@ def _card_label(value: Any, path: tuple) -> str:
     return f"{label}.{rest}" if rest else label
 
 
-def _read_cards(source: Source, deck_id: str, kinds: dict[str, Kind], seen: dict[str, tuple[Path, int]],
+def _read_cards(source: Source, deck_id: str, deck_index: int, kinds: dict[str, Kind], reading: _CardReading,
                 problems: Problems, checkers: list[schema.Validator]) -> list[Card]:
     cards: list[Card] = []
     if not isinstance(source.value, list):
         problems.add("schema.type", source.file, 1, "", f"expected a list of cards, got {schema.describe(source.value)}")
         return cards
-    checker = schema.Validator(source, problems, label=lambda path: _card_label(source.value, path))
+    mine = Problems()           # this file's problems: those of a known kind are held for fold_entries
+    checker = validator(source, mine, label=lambda path: _card_label(source.value, path))
     checkers.append(checker)
+    unknown_kinds: dict[str, list[tuple]] = {}
     for index, body in enumerate(source.value):
         path = (index,)
         line = source.line(path)
@@ -505,31 +608,52 @@ def _read_cards(source: Source, deck_id: str, kinds: dict[str, Kind], seen: dict
         kind_id = body.get("kind")
         kind = kinds.get(kind_id) if isinstance(kind_id, str) else None
         if "kind" in body and kind is None:
-            checker.add("schema.unknown-kind", path + ("kind",), f"unknown kind {kind_id!r}"
-                        f"{schema.did_you_mean(str(kind_id), list(kinds))} (known: {', '.join(kinds) or 'none'})")
+            unknown_kinds.setdefault(str(kind_id), []).append(path + ("kind",))
         card_schema = kind.schema if kind is not None else schema.Schema("", "a card", dict(CARD_KEYS))
         if kind is None:   # check what every card has; its kind's fields cannot be known
-            body = {k: v for k, v in body.items() if k in CARD_KEYS}
+            missing = [key for key in CARD_KEYS if key not in body]
+            # ...keeping a misspelt `knd:`, so that it is reported as the typo it is, not `kind` missing
+            body = {k: v for k, v in body.items() if k in CARD_KEYS or schema.closest(str(k), missing)}
+        before = len(mine.items)
         checked = checker.check(body, card_schema, path)
         card_id = checked.get("id")
         if isinstance(card_id, str) and "id" in body and schema.scalar_problem("slug", card_id) is None:
-            if card_id in seen:
-                first_file, first_line = seen[card_id]
+            if card_id in reading.seen:
+                first_file, first_line = reading.seen[card_id]
                 checker.add("cards.duplicate-id", path + ("id",),
                             f"duplicate card id {card_id!r} (first in {first_file.name}:{first_line})")
             else:
-                seen[card_id] = (source.file, source.line(path + ("id",)))
-        quantity = checked.get("quantity", 1)
-        if not isinstance(quantity, int) or isinstance(quantity, bool):
-            quantity = 1
-        elif not 1 <= quantity <= MAX_QUANTITY:
-            checker.add("schema.value", path + ("quantity",), f"quantity must be from 1 to {MAX_QUANTITY}")
-            quantity = 1
+                reading.seen[card_id] = (source.file, source.line(path + ("id",)))
         if kind is None:
+            continue
+        reading.bodies[kind.id] = reading.bodies.get(kind.id, 0) + 1
+        reading.held.setdefault(kind.id, []).extend(mine.items[before:])
+        del mine.items[before:]
+        quantity = checked.get("quantity", 1)
+        if not isinstance(quantity, int) or isinstance(quantity, bool) or not 1 <= quantity <= MAX_QUANTITY:
+            quantity = 1        # reported by the validator (CARD_KEYS bounds it)
+        reading.expanded += quantity
+        if reading.expanded > MAX_CARDS:    # counted on for the message, never built
+            reading.crossed = reading.crossed or (deck_index, source.file, line)
             continue
         fields = {k: v for k, v in checked.items() if k not in CARD_KEYS}
         cards.extend(expand_quantities(str(card_id), str(kind_id), deck_id, quantity, fields, source.file, line))
+    for kind_id, paths in unknown_kinds.items():
+        _unknown_kind(checker, kind_id, paths, kinds)
+    problems.items.extend(mine.items)
     return cards
+
+
+def _unknown_kind(checker: schema.Validator, kind_id: str, paths: list[tuple], kinds: dict[str, Kind]) -> None:
+    """One message for every card of a file that names the same unknown kind (a kind renamed in
+    pack.yaml is one defect), on the first of them."""
+    more = ""
+    if len(paths) > 1:
+        lines = [str(checker.source.line(path)) for path in paths[1:6]]
+        more = f"; {len(paths) - 1} more cards of this file have it (lines {', '.join(lines)}" \
+               f"{', ...' if len(paths) > 6 else ''})"
+    checker.add("schema.unknown-kind", paths[0], f"unknown kind {kind_id!r}{schema.did_you_mean(kind_id, list(kinds))} "
+                f"(known: {', '.join(kinds) or 'none'}){more}", unknown=kind_id, cards=len(paths))
 
 
 def expand_quantities(card_id: str, kind: str, deck: str, quantity: int, fields: dict,
@@ -549,18 +673,19 @@ def fallback_language(pack: Pack, lang: str) -> str | None:
     return None
 
 
-def _check_text_keys(pack: Pack, uses: list[schema.TextUse], problems: Problems, strict: bool = True) -> None:
+def _check_text_keys(pack: Pack, uses: list[schema.TextUse], problems: Problems, strict: bool = True,
+                     skip: set[str] | frozenset[str] = frozenset()) -> None:
     """Every text key the data names (pack, decks, cards, collections, components) exists in every
-    declared language. Not strict: a missing text takes the fallback language's text and becomes a
-    warning."""
+    declared language but those of `skip` (their text file is unusable, and reported so). Not
+    strict: a missing text takes the fallback language's text and becomes a warning."""
     wanted = [(use.key, use.file, use.line, use.where) for use in uses]
     if not strict:
         _fill_from_fallback(pack, wanted)
     # a key a text file misspelt is reported once, on the misspelling (_check_text_typos)
-    reported = {(p.get("typo_for"), p.get("language")) for p in problems.items if p.get("typo_for")}
+    reported = {(key, p.get("language")) for p in problems.items for key in p.get("typo_for") or ()}
     for key, file, line, where in wanted:
         for lang in pack.languages:
-            if key not in pack.texts.get(lang, {}) and (key, lang) not in reported:
+            if lang not in skip and key not in pack.texts.get(lang, {}) and (key, lang) not in reported:
                 reported.add((key, lang))
                 problems.add("text.missing", file, line, where,
                              f"text key {key!r} has no {lang!r} text (add it to text/{lang}.yaml)",

@@ -6,14 +6,13 @@ preview shows exactly what the printed PDF holds (same fonts, same vector art).
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image
 from reportlab.pdfgen import canvas
 
+from pnp.sheets.pdfcommon import atomic_path
 from pnp.units import PT_PER_IN
 
 PREVIEW_DPI = 150
@@ -41,15 +40,10 @@ def rasterize(drawings: list, dpi: int = PREVIEW_DPI) -> list[Image.Image]:
         document.close()
 
 
-def _save_png(image: Image.Image, target: Path) -> None:
-    handle, temp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-    os.close(handle)
-    try:
+def save_png(image: Image.Image, target: Path) -> None:
+    """Write `image` atomically, through the temp-file pattern every output shares."""
+    with atomic_path(target) as temp:
         image.save(temp, format="PNG", optimize=False)
-        os.replace(temp, target)
-    finally:
-        if os.path.exists(temp):
-            os.remove(temp)
 
 
 def write_previews(faces, out_dir: Path) -> list[Path]:
@@ -71,11 +65,11 @@ def write_previews(faces, out_dir: Path) -> list[Path]:
     for key in keys:
         target = wanted[key][0]
         target.parent.mkdir(parents=True, exist_ok=True)
-        _save_png(images[key], target)
+        save_png(images[key], target)
         written.append(target)
     for deck_id, deck_keys in per_deck.items():
         target = root / f"{deck_id}-contact.png"
-        _save_png(contact_sheet([images[k] for k in deck_keys]), target)
+        save_png(contact_sheet([images[k] for k in deck_keys]), target)
         written.append(target)
     return written
 

@@ -39,6 +39,7 @@ class Field:
     type: Any           # a type spec (str), a Schema, a OneOf, or [Schema] for a list of mappings
     doc: str
     default: Any = REQUIRED
+    bounds: tuple[int, int] | None = None   # an int/number field's lowest and highest value
 
     @property
     def required(self) -> bool:
@@ -54,6 +55,7 @@ class Schema:
     fields: dict[str, Field] = field(default_factory=dict)
     values: Any = None          # open mapping: the type of every value (keys are names)
     unique: str | None = "id"   # in a list of these, this key's values must be unique
+    declared_at: tuple | None = None   # written in a pack: the key path of its fields in pack.yaml
 
     def __post_init__(self) -> None:
         if self.name:
@@ -225,18 +227,23 @@ class Validator:
     Text keys and references met on the way are collected (`texts`, `refs`) for the caller, who
     knows the languages and the collections."""
 
-    def __init__(self, source: Source, problems: Problems, label: Callable[[tuple], str] | None = None):
+    def __init__(self, source: Source, problems: Problems, label: Callable[[tuple], str] | None = None,
+                 max_int: int | None = None, declarations: Source | None = None):
         self.source = source
         self.problems = problems
         self.texts: list[TextUse] = []
         self.refs: list[RefUse] = []
         self.label = label or dotted
+        # pack data bounds every number (pnp.limits.MAX_INT); a game record's rng state does not
+        self.max_int = max_int
+        self.declarations = declarations   # the file schemas with `declared_at` were written in
 
     def add(self, code: str, path: tuple, message: str, **detail: Any) -> None:
         self.problems.add(code, self.source.file, self.source.line(path), self.label(path) or self.source.file.name,
                           message, self.source.snippet(path), **detail)
 
-    def check(self, value: Any, spec: Any, path: tuple = ()) -> Any:
+    def check(self, value: Any, spec: Any, path: tuple = (), bounds: tuple[int, int] | None = None) -> Any:
+        """`value` checked against `spec`; `bounds`: the field's own range of an int or number."""
         if isinstance(spec, Schema):
             return self.mapping(value, spec, path)
         if isinstance(spec, OneOf):
@@ -245,8 +252,8 @@ class Validator:
             return self.records(value, spec[0], path)
         if isinstance(spec, AnyOf):
             for option in spec.specs:
-                trial = type(self)(self.source, Problems(), self.label)
-                checked = trial.check(value, option, path)
+                trial = type(self)(self.source, Problems(), self.label, self.max_int, self.declarations)
+                checked = trial.check(value, option, path, bounds)
                 if not trial.problems:
                     self.texts += trial.texts
                     self.refs += trial.refs
@@ -276,6 +283,8 @@ class Validator:
             code = "schema.value" if base.startswith("enum:") else "schema.type"
             self.add(code, path, message, expected=base)
             return value
+        if base in ("int", "number") and not self.in_range(value, path, bounds):
+            return value
         if base == "length":
             from pnp.units import to_mm
             return to_mm(value)
@@ -285,6 +294,19 @@ class Validator:
             self.refs.append(RefUse(COLLECTIONS if base == "collection" else base[4:], value, self.source.file, self.source.line(path), self.label(path),
                                     self.source.snippet(path)))
         return value
+
+    def in_range(self, value: float, path: tuple, bounds: tuple[int, int] | None) -> bool:
+        """A number within its field's bounds, else within +-max_int (NaN and infinities never are)."""
+        if bounds is None:
+            if self.max_int is None:
+                return True
+            bounds = (-self.max_int, self.max_int)
+        low, high = bounds
+        if low <= value <= high:
+            return True
+        self.add("schema.range", path, f"{value!r} is out of range: it must be from {low:,} to {high:,}",
+                 low=low, high=high)
+        return False
 
     def mapping(self, value: Any, schema: Schema, path: tuple) -> dict:
         if not isinstance(value, dict):
@@ -304,7 +326,7 @@ class Validator:
                          f"unknown key {key!r} in {self.what(schema, path)}{did_you_mean(key, known)} "
                          f"(known keys: {', '.join(known)})", unknown=key, suggestion=guess or "")
                 continue
-            out[key] = self.check(item, schema.fields[key].type, path + (key,))
+            out[key] = self.check(item, schema.fields[key].type, path + (key,), schema.fields[key].bounds)
         for key, spec in schema.fields.items():
             if key in value:
                 continue
@@ -346,24 +368,75 @@ class Validator:
             return []
         out = []
         seen: dict[Any, int] = {}
-        for index, item in enumerate(value):
-            checked = self.check(item, schema, path + (index,))
-            out.append(checked)
-            unique = getattr(schema, "unique", None)
-            ident = item.get(unique) if unique and isinstance(item, dict) else None
-            if ident is None or isinstance(ident, (list, dict)):
-                continue
-            if ident in seen:
-                self.add("schema.duplicate-id", path + (index, unique),
-                         f"duplicate {unique} {ident!r} (first on line {seen[ident]})", duplicate=ident)
-            else:
-                seen[ident] = self.source.line(path + (index, unique))
+        into, self.problems = self.problems, Problems()     # held back for fold_entries
+        try:
+            for index, item in enumerate(value):
+                checked = self.check(item, schema, path + (index,))
+                out.append(checked)
+                unique = getattr(schema, "unique", None)
+                ident = item.get(unique) if unique and isinstance(item, dict) else None
+                if ident is None or isinstance(ident, (list, dict)):
+                    continue
+                if ident in seen:
+                    self.add("schema.duplicate-id", path + (index, unique),
+                             f"duplicate {unique} {ident!r} (first on line {seen[ident]})", duplicate=ident)
+                else:
+                    seen[ident] = self.source.line(path + (index, unique))
+        finally:
+            found, self.problems = self.problems, into
+        declared_at = getattr(schema, "declared_at", None)
+        if declared_at is not None and self.declarations is not None:
+            inside = dotted(path)
+            where = self.source.file.name + ("" if not inside or inside.startswith("[") else ".") + inside
+            fold_entries(found.items, len(value), self.declarations, declared_at, list(schema.fields),
+                         f"all {len(value)} entries of {where}", self.problems)
+        else:
+            self.problems.items.extend(found.items)
         return out
 
     def what(self, schema: Schema, path: tuple) -> str:
         """How messages name the mapping: the schema's name, else its description."""
         name = schema.name or schema.doc
         return f"{name} ({dotted(path)})" if path and not isinstance(path[-1], str) else name
+
+
+def fold_entries(found: list, entries: int, declarations: Source, declared_at: tuple, declared: list[str],
+                 entries_text: str, problems: Problems) -> None:
+    """The problems `found` in the entries of one shape declared in a pack (a collection's entries,
+    a kind's cards) into `problems`. A key that every entry has and the declaration lacks, or a
+    declared field that no entry has, is a defect of the declaration: one problem on its line in
+    pack.yaml (`declarations`, at `declared_at`), instead of one on every entry."""
+    if entries < 2:
+        problems.items.extend(found)
+        return
+    folded: set = set()
+    for code, name in ("schema.unknown-key", "unknown"), ("schema.missing-key", "missing"):
+        groups: dict[str, list] = {}
+        for problem in found:
+            if problem.code == code and problem.get(name):
+                groups.setdefault(str(problem.get(name)), []).append(problem)
+        for key, group in groups.items():
+            if len(group) < entries:
+                continue                    # some entries only: each is its own typo
+            folded.update(group)
+            suggestion = group[0].get("suggestion") or ""
+            if code == "schema.missing-key":
+                where = declared_at + (key,)
+                message = f"field {key!r} is declared here, but none of {entries_text} has it"
+            elif suggestion in declared:
+                where = declared_at + (suggestion,)
+                message = f"field {suggestion!r} is declared here, but {entries_text} have {key!r} instead: misspelt?"
+            else:
+                where = declared_at
+                message = (f"{entries_text} have key {key!r}, which is not declared here "
+                           f"(declared: {', '.join(declared) or 'none'})")
+            line = declarations.line(where)
+            if any(p.code == "schema.declaration" and p.line == line and p.key == dotted(where)
+                   and p.get(name) == key for p in problems.items):
+                continue                    # the same list in every entry of an outer list: said once
+            problems.add("schema.declaration", declarations.file, line, dotted(where), message,
+                         declarations.snippet(where), **{name: key, "entries": entries})
+    problems.items.extend(p for p in found if p not in folded)
 
 
 def _default(spec: Field) -> Any:
@@ -378,23 +451,24 @@ def _default(spec: Field) -> Any:
 
 # ---- field declarations written in data (card kinds, collections) ----
 
-def declared_type(spec: Any, name: str = "") -> Any:
+def declared_type(spec: Any, name: str = "", at: tuple | None = None) -> Any:
     """A type written in a pack (`int`, `{cols: int}`, `[{id: slug}]`) as a schema type, or None
-    when it is not a type (the caller reports it)."""
+    when it is not a type (the caller reports it); `at`: its key path in pack.yaml, kept by each
+    mapping's schema (`declared_at`) so that a misspelt declaration is reported there."""
     if isinstance(spec, str):
         return spec if FIELD_TYPE.match(spec) else None
     if isinstance(spec, dict):
         fields = {}
         for key, sub in spec.items():
-            sub_type = declared_type(sub, f"{name}.{key}" if name else str(key))
+            sub_type = declared_type(sub, f"{name}.{key}" if name else str(key), None if at is None else at + (key,))
             if sub_type is None:
                 return None
             optional = isinstance(sub_type, str) and sub_type.endswith("?")
             fields[str(key)] = Field(sub_type, f"declared in pack.yaml as {type_name(sub_type)}",
                                      None if optional else REQUIRED)
-        return Schema("", name or "entry", fields)
+        return Schema("", name or "entry", fields, declared_at=at)
     if isinstance(spec, list) and len(spec) == 1:
-        inner = declared_type(spec[0], name)
+        inner = declared_type(spec[0], name, None if at is None else at + (0,))
         if isinstance(inner, Schema):
             return [inner]
         return f"list:{inner}" if isinstance(inner, str) else None

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from pnp.errors import Problems
+from pnp.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT_CHARS, MAX_VALUES  # bounds on one file
 
 Path_ = tuple  # a key path such as ("decks", 0, "cards")
 
@@ -46,11 +47,6 @@ _constructor = yaml.constructor.SafeConstructor()
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-# Bounds on what one file may expand to, so a few hostile bytes cannot hang the machine: YAML
-# aliases re-use a node, so ten nested aliases of ten items each ("billion laughs") expand to 10^9
-# values from a few hundred bytes. Real pack files stay far below both (a 950-card file: ~15,000).
-MAX_VALUES = 500_000
-MAX_DEPTH = 64
 
 
 class _TooLarge(Exception):
@@ -90,6 +86,10 @@ def _construct(node: yaml.Node, path: tuple, lines: dict, source_file: Path, pro
             lines[child] = item.start_mark.line + 1
             items.append(_construct(item, child, lines, source_file, problems, budget))
         return items
+    if isinstance(node.value, str) and len(node.value) > MAX_TEXT_CHARS:
+        # reported, not raised: the rest of the file is still checked (a long text is one defect)
+        problems.add("yaml.too-large", source_file, node.start_mark.line + 1, _dotted(path),
+                     f"a value of {len(node.value):,} characters, more than the {MAX_TEXT_CHARS:,} one value may hold")
     return _constructor.construct_object(node)
 
 
@@ -103,15 +103,34 @@ def _dotted(path: tuple) -> str:
 dotted = _dotted
 
 
-def load_source(file: Path, problems: Problems) -> Source | None:
-    """Load one YAML file; syntax errors become problems (and None)."""
+def _read_text(file: Path, problems: Problems) -> str | None:
+    """The file's text, or None with a problem: missing, not a regular file (a FIFO would block
+    forever), larger than MAX_FILE_BYTES (refused unread), or not UTF-8."""
     try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        problems.add("pack.file", file, 0, "", "file not found")
-        return None
+        if not file.is_file():
+            problems.add("pack.file", file, 0, "", "file not found" if not file.exists() else "not a regular file")
+            return None
+        size = file.stat().st_size
+        if size > MAX_FILE_BYTES:
+            problems.add("yaml.too-large", file, 0, "", f"the file is {size / 2**20:.1f} MB, more than the "
+                         f"{MAX_FILE_BYTES / 2**20:g} MB one file of a pack may be", size=size)
+            return None
+        with file.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)   # bounded even if the file grows meanwhile
+        if len(data) > MAX_FILE_BYTES:
+            problems.add("yaml.too-large", file, 0, "", f"the file is more than the {MAX_FILE_BYTES / 2**20:g} MB "
+                         "one file of a pack may be")
+            return None
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")   # as read_text() reads it
     except (OSError, UnicodeDecodeError) as error:
         problems.add("pack.file", file, 0, "", f"cannot read: {error}")
+        return None
+
+
+def load_source(file: Path, problems: Problems) -> Source | None:
+    """Load one YAML file; syntax errors become problems (and None)."""
+    text = _read_text(file, problems)
+    if text is None:
         return None
     try:
         node = yaml.compose(text, Loader=_LOADER)

@@ -215,7 +215,8 @@ def test_face_problems_carry_code_language_face_and_the_key_of_the_text(tiny_pac
 def test_a_broken_rules_file_stops_the_build(tiny_pack, tmp_path):
     (tiny_pack / "rules.yaml").write_text("rules:\n  - id: cards.total\n    type: totl\n    equals: 3\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["build", str(tiny_pack), "--out", str(tmp_path / "out"), "--lang", "en"])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output               # unusable data, the same status as `pnp check`
+    assert CliRunner().invoke(main, ["check", str(tiny_pack), "--no-print"]).exit_code == 2
     assert "[rules.invalid]" in result.output and "did you mean 'total'?" in result.output
     (tiny_pack / "rules.yaml").write_text("rules:\n  - id: cards.total\n    type: total\n    equals: 4\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["build", str(tiny_pack), "--out", str(tmp_path / "out"), "--lang", "en"])

@@ -252,7 +252,7 @@ def test_placeholder_mismatch_is_refused_with_every_problem(plurals_pack, tmp_pa
     po = tmp_path / "po" / "uk.po"
     text = po.read_text(encoding="utf-8")
     text = text.replace('msgstr "{who}: {n}"', 'msgstr "{who}: {count}"')
-    text = text.replace('msgstr[2] "{n} очок"', 'msgstr[2] "очок"')            # fine: another form has {n}
+    text = text.replace('msgstr[2] "{n} очок"', 'msgstr[2] "очок"')            # uk many is 0, 5-20, 25...: needs {n}
     text = text.replace('msgstr[1] "Пройди {n} кроки"', 'msgstr[1] "Пройди {n} кроки, {who}"')
     po.write_text(text, encoding="utf-8")
     before = (plurals_pack / "text" / "uk.yaml").read_bytes()
@@ -263,7 +263,10 @@ def test_placeholder_mismatch_is_refused_with_every_problem(plurals_pack, tmp_pa
     move_line = next(i for i, line in enumerate(lines, 1) if line.startswith("msgstr[0] \"Пройди"))
     assert f"uk.po:{score_line}: ui.score: the translation drops {{n}} and invents {{count}}" in result.output
     assert f"uk.po:{move_line}: rule.move: the translation invents {{who}}" in result.output
-    assert "2 problems" in result.output
+    points_line = lines.index('msgstr[2] "очок"') + 1
+    assert f"uk.po:{points_line}: ui.points: msgstr[2] (many: n = 0, 5, 6, 7, 8, 9…) of msgid '{{n}} point' " \
+           "leaves out {n}" in result.output
+    assert "3 problems" in result.output
     assert (plurals_pack / "text" / "uk.yaml").read_bytes() == before        # nothing written
 
 

@@ -3,15 +3,20 @@
 - text.missing      a text key a template asks for lacks a language (the loader finds printed fields' keys)
 - text.fit          a string does not fit its box even at the template's smallest size
 - text.glyph        a character no font of the box covers (it would print as a blank or a box)
-- template.*        a template fails for a card: template.not-found, template.syntax, template.undefined,
-                    template.unsafe, template.no-back, template.error
+- template.*        a template fails: template.not-found, template.syntax, template.undefined, template.unsafe,
+                    template.no-back, template.cycle, template.recursion, template.outside, template.too-big,
+                    template.svg, template.error; one finding per broken template (pnp.render.failures),
+                    at its file and line, naming the first card it failed on and how many more
 - text.lookup       t() of a plural text without its number, or a placeholder without a value
+- text.control-char a text holds a character XML cannot hold (BEL, U+0007...): it cannot be printed
 - component.*       a component (board, parts, aids) cannot be drawn: component.data, component.template,
                     component.size (pnp.components)
 - print.size        a rendered face is not the deck's card size plus bleed on every side
 
 The faces and components are rendered by the build's own functions; their problems carry a code
-and facts (language, face, the text and its key), which is all that is read here.
+and facts (language, face, the text and its key), which is all that is read here. `pnp build`
+refuses every one of them (exit 2), so they are fatal here too: `pnp check` exits 2 on them,
+as the build would. Only print.size, which the build does not check, is an error (exit 1).
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from pnp.composition import ERROR, Finding, finding
 from pnp.errors import Problem, display_path
 from pnp.pack import Pack
 from pnp.print_constants import BLEED_MM, PAPERS
+from pnp.render.textbox import TEXT_CONTROL
 from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH
 from pnp.units import pt_to_mm
 
@@ -30,7 +36,10 @@ _SVG_SIZE = re.compile(r"<svg\b[^>]*?\bwidth=\"(?P<w>[\d.]+)mm\"[^>]*?\bheight=\
 _HINTS = {
     TEXT_FIT: "shorten the text (or give its box more room in the template)",
     TEXT_GLYPH: "use characters the card fonts cover, or add a font that covers them",
+    TEXT_CONTROL: "remove the control character from the text (it is invisible in most editors)",
 }
+# The build refuses a pack with any of these problems (DataError, exit 2): so does `pnp check`.
+_REFUSED_BY_BUILD = True
 _COMPONENT_HINT = "fix the component's entry in components.yaml (or the data it reads)"
 _TEMPLATE_HINT = "fix the template or the card data it reads"
 
@@ -42,7 +51,8 @@ def render_findings(pack: Pack, languages: list[str] | None = None,
     out: list[Finding | None] = []
     reported = reported or set()
     for lang in languages or pack.languages:
-        prepared, problems = render_faces(pack, lang, drawings=False)
+        # drawings too: an SVG the compiler cannot draw (template.svg) stops the build, so it fails the check
+        prepared, problems = render_faces(pack, lang, drawings=True)
         out.extend(_finding(pack, problem, reported) for problem in problems)
         out.extend(_size_findings(pack, prepared))
         # Boards, parts and aids print text too: draw them on every paper; a problem found on
@@ -74,12 +84,12 @@ def _finding(pack: Pack, problem: Problem, reported: set[tuple[str, str]]) -> Fi
     """A render problem as a finding, by its code; at the text file's line when the text's key is known."""
     code, lang = problem.code, problem.lang
     text_key = problem.get("text_key", "")
-    if code in (TEXT_FIT, TEXT_GLYPH):
+    if code in _HINTS:
         located = pack.text_locations.get(lang, {}).get(text_key) if text_key else None
-        if located:
+        if located and display_path(located[0]) != problem.file:
             file, line = located
             return Finding(ERROR, code, display_path(file), line, text_key, f"{problem.key}: {problem.message}",
-                           _HINTS[code], pack.id, False, lang, problem.face, problem.detail)
+                           _HINTS[code], pack.id, _REFUSED_BY_BUILD, lang, problem.face, problem.detail)
         return _at_problem(pack, problem, _HINTS[code])
     if code == TEXT_MISSING:
         if (text_key, lang) in reported:
@@ -91,14 +101,14 @@ def _finding(pack: Pack, problem: Problem, reported: set[tuple[str, str]]) -> Fi
         line = source.line(parent) if parent and parent in source.lines else 0
         return finding(ERROR, TEXT_MISSING, source.file, line, text_key,
                        f"text key {text_key!r} has no {lang!r} text (needed by {problem.key})",
-                       f"add {text_key} to text/{lang}.yaml", pack.id, lang=lang, face=problem.face,
-                       text_key=text_key, language=lang)
+                       f"add {text_key} to text/{lang}.yaml", pack.id, _REFUSED_BY_BUILD, lang=lang,
+                       face=problem.face, text_key=text_key, language=lang)
     return _at_problem(pack, problem, _COMPONENT_HINT if code.startswith("component.") else _TEMPLATE_HINT)
 
 
 def _at_problem(pack: Pack, problem: Problem, hint: str) -> Finding:
     return Finding(ERROR, problem.code, problem.file, problem.line, problem.key, problem.message, hint, pack.id,
-                   False, problem.lang, problem.face, problem.detail)
+                   _REFUSED_BY_BUILD, problem.lang, problem.face, problem.detail)
 
 
 def _size_findings(pack: Pack, prepared: PreparedFaces) -> list[Finding]:

@@ -133,6 +133,9 @@ def document_name(pack: Pack, document: str, lang: str, paper: str) -> str:
 
 
 def write_components(plan: ComponentPlan, out_dir: Path, png: bool = False) -> list[Path]:
+    """Write the plan's documents (and with `png` a preview of each page) into `out_dir`, each file
+    atomically; the build passes its staging folder (pnp.sheets.pdfcommon.staged), so a failure in
+    one document leaves every previously built one as it was. Returns the files written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     ctx = Context(plan.pack, plan.lang, plan.paper)
     written = []
@@ -165,14 +168,14 @@ def write_page_previews(pdf: Path, folder: Path, dpi: int = 100) -> list[Path]:
     """One PNG per page of a components PDF."""
     import pypdfium2 as pdfium
 
-    from pnp.preview import _save_png
+    from pnp.preview import save_png
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     document = pdfium.PdfDocument(str(pdf))
     try:
         for number, page in enumerate(document, start=1):
             target = folder / f"{pdf.stem}-p{number:02d}.png"
-            _save_png(page.render(scale=dpi / PT_PER_IN).to_pil().convert("RGB"), target)
+            save_png(page.render(scale=dpi / PT_PER_IN).to_pil().convert("RGB"), target)
             written.append(target)
     finally:
         document.close()

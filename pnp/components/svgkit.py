@@ -13,7 +13,11 @@ a right-to-left language), `"left"`/`"right"` physical.
 What does not fit, or has characters no font covers, is recorded as a `FitIssue` in the sketch's
 `FitReport` (pnp.text.fitreport), named by `what` ("die face", "legend"...).
 `markup()` adds SVG that was made elsewhere (a pack's art template) and `fragment()` returns a
-sketch's elements without the root, to hand to a template.
+sketch's elements without the root, to hand to a template. Markup is parsed when it is added, so
+SVG that is not well-formed, nested without end, or holding a character XML cannot hold (a BEL
+in a text) is a ComponentError naming what is wrong, never a parser's traceback; measured text
+with such a character prints without it and is reported (text.control-char) like text that does
+not fit.
 `to_face()` turns the SVG into something the PDF writer can draw: the one place where the SVG
 converter is chosen.
 """
@@ -27,7 +31,8 @@ from typing import Iterable
 import svgwrite
 
 from pnp.components import style as st
-from pnp.render.textbox import text_elements
+from pnp.limits import MAX_MARKUP_DEPTH
+from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters, printable, text_elements
 from pnp.text import fonts
 from pnp.text.fitreport import FitReport
 from pnp.text.layout import DIRECTIONS, layout, missing_characters
@@ -37,13 +42,48 @@ _ROOT_ATTRS = re.compile(r'\s(?:baseProfile|version|xmlns:ev|xmlns:xlink)="[^"]*
 
 class _Markup:
     """Ready-made SVG markup (text_elements' output, a template's art) as an element of an svgwrite
-    drawing."""
+    drawing; parsed once, here, so bad markup fails where it is added (see `_parse`)."""
 
     def __init__(self, markup: str):
         self.markup = markup
+        self.element = _parse(markup)
 
     def get_xml(self) -> ET.Element:
-        return ET.fromstring(f"<g>{self.markup}</g>")
+        return self.element
+
+
+def _parse(markup: str) -> ET.Element:
+    """`markup` in a <g>, or a ComponentError saying why it cannot be drawn."""
+    from pnp.components.core import COMPONENT_TEMPLATE, ComponentError  # core imports this module
+
+    bad = control_characters(markup)
+    if bad:
+        at = XML_ILLEGAL.search(markup)
+        start = at.start() if at else 0
+        shown = ", ".join(f"U+{ord(c):04X}" for c in bad)
+        raise ComponentError(f"a text it prints holds the control character {shown}, which cannot be printed "
+                             f"(XML allows none but tab and newline): {markup[max(0, start - 30):start + 30]!r}; "
+                             "remove it from the text", code=TEXT_CONTROL)
+    try:
+        element = ET.fromstring(f"<g>{markup}</g>")
+    except ET.ParseError as error:
+        raise ComponentError(f"its SVG is not well-formed XML ({error}): {markup[:80]!r}",
+                             code=COMPONENT_TEMPLATE) from None
+    if _depth(element) > MAX_MARKUP_DEPTH:
+        raise ComponentError(f"its SVG nests elements more than {MAX_MARKUP_DEPTH} deep", code=COMPONENT_TEMPLATE)
+    return element
+
+
+def _depth(root: ET.Element) -> int:
+    """How deep elements nest below `root` (iteratively: the nesting may be hostile)."""
+    deepest, stack = 0, [(root, 0)]
+    while stack:
+        element, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_MARKUP_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in element)
+    return deepest
 
 
 class Sketch:
@@ -192,7 +232,7 @@ def text_markup(report: FitReport, text, x: float, y: float, w: float, h: float,
     """`text` laid out in the box (mm) as SVG <text> elements, and the size used (pt); what does
     not fit or cannot be drawn goes to `report`. (An unknown font, align or direction raises
     ValueError/KeyError from the text layer.)"""
-    text = "" if text is None else str(text)
+    text = printable(report, "" if text is None else str(text), (float(w), float(h)), float(min_size), font, what)
     result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
                     direction)
     report.measure(text, (float(w), float(h)), float(min_size), font, result.overflow,

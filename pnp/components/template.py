@@ -8,7 +8,7 @@ is cut out along its edge unless `cut: false`, and packed on the parts pages wit
 """
 from __future__ import annotations
 
-from pnp.components.core import Context, Part, part
+from pnp.components.core import COMPONENT_DATA, COMPONENT_TEMPLATE, ComponentError, Context, Part, part
 
 
 def draw(ctx: Context, spec: dict) -> list[list[Part]]:
@@ -16,7 +16,12 @@ def draw(ctx: Context, spec: dict) -> list[list[Part]]:
     parts = []
     for copy in range(1, count + 1):
         s = ctx.sketch(w, h)
-        s.markup(ctx.art(spec["template"], spec["label"], "template", w=w, h=h, copy=copy, count=count))
+        art = ctx.art(spec["template"], spec["label"], "template", w=w, h=h, copy=copy, count=count)
+        try:
+            s.markup(art)
+        except ComponentError as error:       # what the template drew cannot be drawn: the template's fault
+            code = COMPONENT_TEMPLATE if error.code == COMPONENT_DATA else error.code
+            raise ComponentError(f"template {spec['template']}: {error.message}", "template", code) from None
         if spec["cut"]:
             s.cut_rect(0, 0, w, h)
         parts.append(part(s, spec["label"]))

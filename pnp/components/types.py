@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Callable
 
+from pnp.limits import MAX_COMPONENT_COPIES
 from pnp.schema import SLUG, Field, OneOf, Schema
 
 DOCUMENTS = ("board", "parts", "mat")
@@ -219,7 +220,8 @@ _AID = _schema("aid", "Player aid cards, one per player, in the build language: 
                "(parts document).", {
     "title": Field("text", "Text key of the aid's title, under the game's name."),
     "sections": Field([_AID_SECTION], "The content, top to bottom."),
-    "count": Field("int?", "How many cards; null: one per player (players.max).", None),
+    "count": Field("int?", "How many cards; null: one per player (players.max).", None,
+                   bounds=(1, MAX_COMPONENT_COPIES)),
     "width": Field("length", "Card width.", "88mm"),
     "height": Field("length", "Card height.", "118mm"),
     "max_size": Field("number", "Largest text size (pt).", 9.0),
@@ -232,7 +234,7 @@ _AID = _schema("aid", "Player aid cards, one per player, in the build language: 
 
 _STANDEE = _schema("standee", "Fold-over standees: a strip with the figure on both halves and glue tabs, "
                    "and a square base, plus the folding help (parts document).", {
-    "count": Field("int", "How many standees.", 1),
+    "count": Field("int", "How many standees.", 1, bounds=(1, MAX_COMPONENT_COPIES)),
     "width": Field("length", "Width of the figure.", "26mm"),
     "height": Field("length", "Height of the figure (each half of the strip).", "45mm"),
     "base": Field("length", "Depth of the glue tabs at both ends of the strip.", "13mm"),
@@ -284,7 +286,8 @@ _TEMPLATE = _schema("template", "A component the pack draws itself: a Jinja SVG 
     "template": Field("str", "The template, below templates/ (the pack's own folder or the shared one)."),
     "width": Field("length", "Width of one copy."),
     "height": Field("length", "Height of one copy."),
-    "count": Field("int", "How many copies (the template gets `copy` 1..count).", 1),
+    "count": Field("int", "How many copies (the template gets `copy` 1..count).", 1,
+                   bounds=(1, MAX_COMPONENT_COPIES)),
     "cut": Field("bool", "Draw the cut line around each copy.", True),
     "label": Field("str", "Name of the part in messages.", "template"),
 })

@@ -15,6 +15,7 @@ from pnp.composition.findings import ERROR, Finding, finding
 from pnp.composition.items import MISSING, Item, ItemIndex, RuleSpecError, parse_path, same_value
 from pnp.composition.schema import COMMON, KINDS, RULES_FILE
 from pnp.errors import Problem, Problems, display_path
+from pnp.limits import MAX_INT
 from pnp.pack import Pack
 from pnp.schema import Validator
 from pnp.units import card_size_pt, pt_to_mm
@@ -552,7 +553,7 @@ def load_rules(pack_root: Path, game: str) -> tuple[list[Rule], list[Finding]]:
     if source is None:
         return [], findings
     problems = Problems()
-    data = Validator(source, problems).check(source.value, RULES_FILE)
+    data = Validator(source, problems, max_int=MAX_INT).check(source.value, RULES_FILE)   # pnp.limits
     findings.extend(_file_finding(p, "rules.invalid", VOCABULARY, game) for p in problems.items)
     if findings:
         return [], findings

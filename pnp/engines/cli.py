@@ -35,7 +35,9 @@ def replay(game, record, keep_going, as_json):
 @click.command()
 @click.argument("game")
 @click.option("--games", "count", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--players", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--players", type=click.IntRange(min=1), default=None,
+              help="Number of players; default: the game's own default (its least player count "
+                   "unless the game declares one), so every game plays without it.")
 @click.option("--seed", default="0", show_default=True, help="Master seed; the same seed gives the same report.")
 @click.option("--bot", default="random", show_default=True,
               help="random | greedy | planner | a game's own bot (zombies-vs-vampires: racer); "

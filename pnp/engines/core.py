@@ -14,6 +14,8 @@ Stable API (other engines import it):
   ``pop()``, ``outcome()``, ``to_dict()`` / ``from_dict(data)``, ``parse_move(text)``,
   ``move_text(move)``, ``turn`` / ``to_move``, ``rules_fired``, ``ply``, ``move_stack``,
   ``copy()``, ``describe()``, ``check_invariants()``, ``new(players, seed, variants, options)``,
+  ``validate_position(position)`` (a record's start, in game terms; schemas ``compact_position_schema``
+  and ``snapshot_state_schema``),
   ``count(key, n)`` / ``counters`` (undoable per-game counters) and ``stats()`` (game-specific
   figures for the simulation report), ``unfinished_rules`` (outcome rules meaning "did not end").
 - Hidden information: a game whose players do not see everything defines ``observation(seat)``
@@ -264,8 +266,35 @@ def resolve_options(cls: type["GameState"], variants: Iterable[str] | dict | str
     for key, value in (options or {}).items():
         if key not in opts:
             raise RecordError(f"{cls.name}: unknown option {key!r}; known: {', '.join(sorted(opts))}")
+        if not _fits_default(value, cls.default_options[key]):
+            raise RecordError(f"{cls.name}: option {key} must be {_kind_of(cls.default_options[key])}, "
+                              f"not {value!r}")
         opts[key] = value
     return opts
+
+
+def _fits_default(value: Any, default: Any) -> bool:
+    """An explicit option value has its default's type (an option whose default is None takes
+    a number or a text), so a mistyped record is refused here, not deep in a rule."""
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, str):
+        return isinstance(value, str)
+    if default is None:
+        return value is None or isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+    return True
+
+
+def _kind_of(default: Any) -> str:
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, int):
+        return "a whole number"
+    if isinstance(default, str):
+        return "a text"
+    return "a number or a text"
 
 
 # --------------------------------------------------------------------------------- protocol
@@ -283,6 +312,7 @@ class GameState:
     name: ClassVar[str] = "abstract"
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
+    default_players: ClassVar[int | None] = None   # what a tool plays when not told (None: min)
     default_options: ClassVar[dict] = {}
     variants: ClassVar[dict[str, dict]] = {}
     rule_points: ClassVar[tuple[str, ...]] = ()   # every rule id the engine can fire (coverage)
@@ -312,6 +342,13 @@ class GameState:
             self._setup()
 
     # -- construction
+    @classmethod
+    def players_by_default(cls) -> int:
+        """The player count tools use when none is given: the declared default, else the least
+        the game allows (so the default is always one the game accepts)."""
+        n = cls.default_players
+        return n if n is not None and cls.min_players <= n <= cls.max_players else cls.min_players
+
     @classmethod
     def new(cls, players: int = 2, seed: int | str = 0, variants=None, options=None) -> "GameState":
         return cls(players=players, seed=seed, variants=variants, options=options)
@@ -482,6 +519,21 @@ class GameState:
 
     def _apply(self, move) -> None:
         raise NotImplementedError
+
+    # -- record positions
+    # The shape of a record's starting position (pnp.schema types, checked with their lines
+    # before the game looks at the values): the compact form (``from_position``) and the
+    # ``state`` of a to_dict() snapshot. None: anything goes (the game checks it all itself).
+    compact_position_schema: ClassVar[Any] = None
+    snapshot_state_schema: ClassVar[Any] = None
+
+    def validate_position(self, position: dict) -> list[tuple[tuple, str]]:
+        """Problems with a record's starting ``position`` (the compact form, or a to_dict()
+        snapshot when it has ``state``), in the game's terms: (key path inside ``position``,
+        message naming the piece, card or square). ``self`` is a fresh game with the record's
+        players and options, for the board and the cards. Called by the record loader once the
+        schemas above hold; must not raise on any value. Default: no problems."""
+        return []
 
     # -- checks
     def check_invariants(self) -> list[str]:

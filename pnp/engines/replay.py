@@ -28,9 +28,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pnp.engines.core import GameState, IllegalMoveError, Outcome, RecordError, engine_for, get_game
-from pnp.errors import Problems
+from pnp.errors import PnpError, Problems
 from pnp.schema import Field, Schema, Validator
 from pnp.yamlsource import load_source
 
@@ -120,7 +121,7 @@ RECORD = Schema("record", "A recorded game or scenario, replayed by `pnp replay`
     "name": Field("str", "A title for the scenario.", ""),
     "description": Field("str", "What the scenario shows.", ""),
     "notes": Field("any", "Free notes.", None),
-    "players": Field("int", "Number of players.", 2),
+    "players": Field("int?", "Number of players; null: the game's default (`pnp simulate --help`).", None),
     "seed": Field("any", "Seeds every shuffle and draw (a number or a text).", 0),
     "variants": Field("list:str", "Named variants and key=value options.", []),
     "options": Field("map:any", "Explicit options.", None),
@@ -150,10 +151,130 @@ def load_checked(path: str | Path, spec: Schema) -> dict:
     return value
 
 
-def load_record(path: str | Path) -> dict:
-    """A game record, validated: unknown keys, wrong types... are DataErrors naming the line."""
-    record = load_checked(path, RECORD)
+def load_record(path: str | Path, game: str | None = None) -> dict:
+    """A game record, validated: unknown keys, wrong types, a starting position the game refuses
+    (a card in two places, a piece off its squares...) are DataErrors naming the line. `game` is
+    the GAME the caller names (for records without `game:`)."""
+    problems = Problems()
+    source = load_source(Path(path), problems)
+    record = Validator(source, problems).check(source.value, RECORD) if source is not None else {}
+    if source is not None and not problems:
+        _check_start(record, source, problems, game)
+    problems.raise_if_any()
     return {k: v for k, v in record.items() if v is not None}
+
+
+# the to_dict() snapshot around a game's own `state` (GameState.to_dict)
+SNAPSHOT_KEYS = {
+    "game": Field("str", "The game (engine name).", None),
+    "players": Field("int", "Number of players.", None),
+    "seed": Field("any", "The game's seed.", None),
+    "options": Field("map:any", "The options in play.", None),
+    "rng": Field("int", "The random generator's state.", 0),
+    "turn": Field("int", "The seat to move (0-based)."),
+    "ply": Field("int", "Moves played so far.", 0),
+    "rules_fired": Field("map:int", "Rule points fired so far.", None),
+    "counters": Field("map:any", "The game's counters (stats).", None),
+}
+_ERRORS_OF_A_BROKEN_POSITION = (RecordError, ValueError, KeyError, IndexError, TypeError, AttributeError)
+
+
+def _check_start(record: dict, source, problems: Problems, game: str | None) -> None:
+    """The record's game, players, variants and starting position, in the game's terms; every
+    problem at its line (code ``record.game``, ``record.players``, ``record.options``,
+    ``record.position``)."""
+    check = Validator(source, problems)
+    try:
+        named = engine_for(game) if game else None
+        name = record.get("game") or named
+        if not name:
+            check.add("record.game", ("game",), "the record does not name its game (add `game:`)")
+            return
+        if named and record.get("game") and engine_for(record["game"]) != named:
+            check.add("record.game", ("game",), f"the record is for {record['game']!r}, not {game!r}")
+            return
+        cls = get_game(name)
+    except RecordError as error:
+        check.add("record.game", ("game",), str(error))
+        return
+    if not isinstance(record["seed"], (int, str)) or isinstance(record["seed"], bool):
+        check.add("record.seed", ("seed",), f"the seed must be a number or a text, not {record['seed']!r}")
+        return
+    if record["players"] is None:
+        record["players"] = cls.players_by_default()
+    players = record["players"]
+    if not cls.min_players <= players <= cls.max_players:
+        check.add("record.players", ("players",), f"{cls.name} is for {cls.min_players}..{cls.max_players} "
+                  f"players, not {players}")
+        return
+    try:
+        fresh = cls.new(players=players, seed=record["seed"], variants=record["variants"],
+                        options=record.get("options"))
+    except (*_ERRORS_OF_A_BROKEN_POSITION, PnpError) as error:   # PnpError: a `pack` naming no pack
+        message = error.format_message() if isinstance(error, PnpError) else str(error)
+        check.add("record.options", ("options",) if record.get("options") else ("variants",), message)
+        return
+    position = record.get("position")
+    if position is None:
+        return
+    if _check_start_position(fresh, position, check, problems) and not problems:
+        _check_built(record, game, check)
+
+
+def _check_start_position(fresh: GameState, position, check: Validator, problems: Problems) -> bool:
+    """The position's shape (the game's schemas), then its values (``validate_position``)."""
+    where = ("position",)
+    snapshot = isinstance(position, dict) and "state" in position
+    cls = type(fresh)
+    spec: Any
+    if snapshot:
+        fields = dict(SNAPSHOT_KEYS)
+        if cls.snapshot_state_schema is not None:
+            fields["state"] = Field(cls.snapshot_state_schema, "The game's own position.")
+        else:
+            fields["state"] = Field("any", "The game's own position.")
+        spec = Schema("", "a to_dict() snapshot", fields)
+    elif cls.compact_position_schema is not None:
+        spec = cls.compact_position_schema
+    elif not hasattr(cls, "from_position"):
+        check.add("record.position", where, f"{cls.name} has no compact position format: "
+                  "give a to_dict() snapshot (with `state`)")
+        return False
+    else:
+        spec = "any"
+    before = len(problems.items)
+    check.check(position, spec, where)
+    if len(problems.items) > before:
+        return False
+    if snapshot:
+        for key in ("players", "game"):
+            if position.get(key) is not None and position[key] != getattr(fresh, key if key == "players" else "name"):
+                check.add("record.position", where + (key,), f"the snapshot's {key} {position[key]!r} is "
+                          f"not the record's {getattr(fresh, key if key == 'players' else 'name')!r}")
+        if not 0 <= position["turn"] < fresh.players:
+            check.add("record.position", where + ("turn",), f"turn must be a seat in 0..{fresh.players - 1}, "
+                      f"not {position['turn']}")
+    try:
+        found = fresh.validate_position(position)
+    except _ERRORS_OF_A_BROKEN_POSITION as error:   # a game's check that missed a case
+        found = [((), f"cannot read this position: {error!r}")]
+    for path, message in found:
+        check.add("record.position", where + tuple(path), message)
+    return len(problems.items) == before
+
+
+def _check_built(record: dict, game: str | None, check: Validator) -> None:
+    """Set the position up and ask the game for anything its checks above did not cover."""
+    try:
+        state = start_state(record, game)
+    except _ERRORS_OF_A_BROKEN_POSITION as error:
+        check.add("record.position", ("position",), f"cannot set up this position: {error}")
+        return
+    except PnpError as error:       # e.g. a snapshot's `pack` option naming no pack
+        check.add("record.position", ("position",), f"cannot set up this position: {error.format_message()}")
+        return
+    for message in state.check_invariants():
+        check.add("record.position", ("position",), message)
 
 
 RECORD_KEYS = set(RECORD.fields)
@@ -171,7 +292,7 @@ def start_state(record: dict, game: str | None = None) -> GameState:
     if game and record.get("game") and record["game"] != game:
         raise RecordError(f"record is for {record['game']!r}, not {game!r}")
     cls = get_game(name)
-    players = int(record.get("players", 2))
+    players = int(record.get("players") or cls.players_by_default())
     seed = record.get("seed", 0)
     variants = record.get("variants") or []
     options = record.get("options") or None
@@ -210,7 +331,7 @@ def replay(record: dict, keep_going: bool = False, game: str | None = None) -> R
 
 def replay_file(game: str | None, path: str | Path, keep_going: bool = False) -> ReplayResult:
     """What ``pnp replay GAME FILE [--keep-going]`` calls."""
-    return replay(load_record(path), keep_going=keep_going, game=game)
+    return replay(load_record(path, game), keep_going=keep_going, game=game)
 
 
 # ----------------------------------------------------------------------------- expectations

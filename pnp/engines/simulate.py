@@ -508,13 +508,16 @@ def _rule_key(r: str):
 
 
 # ----------------------------------------------------------------------------- driver
-def simulate(game: str, games: int = 100, players: int = 2, seed: int | str = 0,
+def simulate(game: str, games: int = 100, players: int | None = None, seed: int | str = 0,
              bot: str = "random", variants=None, workers: int = 1,
              executor: Executor | None = None, progress: Callable[[int, int], None] | None = None,
              max_turns: int = DEFAULT_MAX_TURNS, chunk: int = 0,
              check_every: int = 1) -> SimulationReport:
-    """Run ``games`` games; same ``seed`` gives the same report whatever ``workers`` is."""
+    """Run ``games`` games; same ``seed`` gives the same report whatever ``workers`` is.
+    ``players`` None: the game's default count (``GameState.players_by_default``)."""
     cls = get_game(game)
+    if players is None:
+        players = cls.players_by_default()
     if isinstance(variants, str):
         variants = [v for v in variants.replace(",", " ").split() if v]
     variants = list(variants or [])

@@ -91,13 +91,20 @@ def import_(game, files):
     """Write the translations of PO FILES back into the game's text/<lang>.yaml.
 
     The language comes from each PO's Language header. Entries that are untranslated or fuzzy
-    are skipped. A translation that drops or invents a {placeholder}, an unknown key or a missing
-    plural form stops the import (exit 2) with every problem listed; nothing is written then.
+    are skipped. A syntax error (an unterminated string, a misplaced keyword), a control
+    character, a translation that drops or invents a {placeholder} or has a stray brace, a plural
+    form without {n} that stands for several numbers, an unknown key or a missing plural form
+    stops the import (exit 2) with every problem listed; nothing is written then. A translation
+    of an older source text is imported, marked stale, with a warning.
     """
+    from pnp.errors import location
     from pnp.i18n.po import import_files
 
     pack = _load(game)
     result = import_files(pack, list(files))
+    for warning in result.warnings:
+        click.echo(f"{location(warning.file, warning.line, warning.key, severity='warning')} {warning.message} "
+                   f"[{warning.code}]", err=True)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
     for lang, changed in result.changed.items():

@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from pnp.i18n.plurals import PluralText
+from pnp.outputfiles import write_text_atomically
 
 HASH_FILE = ".source-hashes.yaml"
 UNKNOWN = "unknown"       # recorded when the source of an imported translation cannot be told
@@ -56,4 +57,4 @@ def write_hashes(root: Path, hashes: dict[str, dict[str, str]], order: list[str]
         if keys:
             data[lang] = {k: keys[k] for k in sorted(keys, key=lambda k: (rank.get(k, len(rank)), k))}
     body = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=False, width=4096)
-    hash_file(root).write_text(HEADER + body, encoding="utf-8")
+    write_text_atomically(hash_file(root), HEADER + body)

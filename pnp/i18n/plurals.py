@@ -9,6 +9,7 @@ every form; `t(key, n=...)` picks the form with `category(lang, n)`.
 from __future__ import annotations
 
 import gettext
+from decimal import Decimal
 from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
@@ -18,6 +19,10 @@ CATEGORIES = ("zero", "one", "two", "few", "many", "other")   # CLDR order, also
 
 # Numbers used to tie gettext plural indices to CLDR categories and to give translators examples.
 _SAMPLES = (*range(0, 1001), 1_000_000, 2_000_000, 1_000_001)
+# Numbers with visible fraction digits (CLDR operands v and f): "1.0" is `other` in German, and
+# Hebrew's `one` also holds 0.5. Written as Decimals, because Babel reads the float 1.0 as 1.
+_FRACTIONS = tuple(Decimal(f"{whole}.{fraction}") for whole in range(0, 13)
+                   for fraction in ("0", "1", "5", "00", "01", "25"))
 
 
 class PluralText(str):
@@ -113,6 +118,18 @@ def gettext_plurals(lang: str) -> tuple[int, str, tuple[str, ...]]:
             raise ValueError(f"{lang}: gettext plural index {index} is used by no number")
         cats.append(max(used, key=lambda cat: used[cat]))
     return tup.num_plurals, tup.plural_expr, tuple(cats)
+
+
+@lru_cache(maxsize=None)
+def single_number_categories(lang: str) -> frozenset[str]:
+    """The categories of `lang` that stand for one number only (German and English `one`: 1;
+    Arabic `zero`, `one`, `two`; Welsh `few`: 3), whose form may say the number in words and leave
+    `{n}` out. Ukrainian `one` (1, 21, 31...) or French `one` (0, 1, 1.5) are not among them.
+    Measured, like the gettext mapping: the samples each category holds, counted by value."""
+    values: dict[str, set[Decimal]] = {}
+    for n in (*_SAMPLES, *_FRACTIONS):
+        values.setdefault(category(lang, n), set()).add(Decimal(n))
+    return frozenset(cat for cat, held in values.items() if len(held) == 1)
 
 
 def check_forms(lang: str, forms: dict) -> list[str]:

@@ -11,29 +11,40 @@ One entry per text key of the source language (the pack's first language), in fi
 - `#, python-brace-format` when the text has `{placeholders}` (so `msgfmt --check` checks them);
   `#, fuzzy` when the current translation is stale;
 - `#: text/<source>.yaml:<line>` where the source text is.
+
+Import is strict and all or nothing: a syntax error (Babel's reader guesses where it should
+refuse), a control character, a placeholder the source lacks or a source placeholder left out, a
+stray brace, a plural form without `{n}` that stands for several numbers, an unknown or repeated
+key: each is a Problem (`po.syntax`, `po.control-char`, `po.placeholder`, `po.plural`,
+`po.duplicate`...) with file and line, and no file is written. A translation of an older source
+text (its `source-hash` or its msgid is not today's) is imported, recorded as stale, with a
+`po.stale` warning: the next export flags it fuzzy, as gettext keeps a changed entry.
 """
 from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import PoFileError, read_po, unescape, write_po
 
-from pnp.errors import DataError, Problem, display_path
+from pnp.errors import Problem, Problems, display_path
 from pnp.i18n import hashes as hashes_mod
-from pnp.i18n.placeholders import placeholders
+from pnp.i18n.placeholders import compare, placeholders
 from pnp.i18n.plurals import (
     CATEGORIES,
     PluralText,
-    check_forms,
     describe_examples,
     gettext_plurals,
     required_categories,
+    single_number_categories,
 )
-from pnp.i18n.yamledit import YamlEditError, set_texts
+from pnp.i18n.yamledit import YamlEditError, render_texts
+from pnp.limits import MAX_PO_BYTES, MAX_PO_PROBLEMS
+from pnp.outputfiles import write_text_atomically
 from pnp.pack import Pack
 
 HASH_COMMENT = re.compile(r"^source-hash:\s*(\S+)\s*$")
@@ -146,12 +157,236 @@ def export(pack: Pack, out: Path) -> list[Path]:
     return written
 
 
+# ---- import -------------------------------------------------------------------------------------
+# Babel's reader is lenient: it drops the last letter of an unterminated `msgstr "Erwachen`, keeps
+# `msgstr "a" "b"` as `a" "b` and takes the first of two msgstr. So every file is first read by a
+# strict scanner (`_scan`) that refuses what Babel would guess at, with file:line, and indexes each
+# entry's lines; Babel then parses what is left and is the one reader of the entries' values.
+
+PO_ESCAPES = frozenset('\\"abfnrtv')        # the escapes Babel decodes (babel.messages.pofile.unescape)
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)(?: +|$)(.*)$", re.S)
+_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)("?)(.*)$', re.S)
+_ESCAPE = re.compile(r"\\(.)", re.S)
+_NPLURALS = re.compile(r"^Plural-Forms:.*\bnplurals\s*=\s*(\d+)", re.M)
+_CHARSET = re.compile(rb"^\"Content-Type:[^\"\n]*charset=([-\w.:]+)", re.M)
+_INCOMPLETE = ("msgctxt", "msgid", "msgid_plural")      # states of an entry that still lacks its msgstr
+_AFTER = {None: ("msgctxt", "msgid"), "msgctxt": ("msgid",), "msgid": ("msgid_plural", "msgstr"),
+          "msgid_plural": ("msgstr[0]",), "msgstr": ("msgctxt", "msgid")}
+
+
 @dataclass
 class ImportResult:
     changed: dict[str, list[str]] = field(default_factory=dict)     # lang -> keys whose text changed
     unchanged: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)                  # fuzzy skipped, stale on arrival...
+    notes: list[str] = field(default_factory=list)                  # fuzzy skipped, forms copied...
     files: list[Path] = field(default_factory=list)                 # written files
+    warnings: list[Problem] = field(default_factory=list)           # po.stale: imported, but stale
+
+
+@dataclass
+class _Entry:
+    """One entry as the scanner saw it: where its lines are and the decoded string of each line."""
+
+    block: int                                    # its first line, comments included
+    last: int = 0                                 # its last line
+    start: int = 0                                # its msgid line: Babel's Message.lineno
+    broken: bool = False                          # has a syntax error: Babel does not see it
+    pieces: dict[str, list[tuple[int, str]]] = field(default_factory=dict)   # keyword -> (line, text)
+
+    @property
+    def context(self) -> str:
+        return "".join(text for _, text in self.pieces.get("msgctxt", []))
+
+    def line_of(self, keyword: str) -> int:
+        pieces = self.pieces.get(keyword)
+        return pieces[0][0] if pieces else self.start
+
+
+@dataclass
+class _Scan:
+    lines: list[str]
+    entries: dict[int, _Entry] = field(default_factory=dict)      # by msgid line
+    errors: list[tuple[str, int, str, str, str]] = field(default_factory=list)   # code, line, key, message, snippet
+    _all: list[_Entry] = field(default_factory=list)
+
+    def error(self, entry: _Entry | None, line: int, message: str, code: str = "po.syntax") -> None:
+        if entry is not None:
+            entry.broken = True
+        self.errors.append((code, line, entry.context if entry else "", message, _shorten(self.lines[line - 1])))
+
+    def new_entry(self, block: int) -> _Entry:
+        entry = _Entry(block)
+        self._all.append(entry)
+        return entry
+
+    def sound_lines(self) -> list[str]:
+        """The lines with every broken entry blanked out (line numbers kept), for Babel."""
+        lines = list(self.lines)
+        for entry in self._all:
+            if entry.broken:
+                lines[entry.block - 1:entry.last] = [""] * (entry.last - entry.block + 1)
+        return lines
+
+
+def _shorten(text: str, width: int = 80) -> str:
+    """A line for a message: trimmed, and control characters shown as escapes, not sent to the terminal."""
+    text = text.strip()
+    shown = text if len(text) <= width else text[:width - 1]
+    shown = "".join(_escaped(c) if unicodedata.category(c) == "Cc" else c for c in shown)
+    return shown if len(text) <= width else shown + "…"
+
+
+def _escaped(char: str) -> str:
+    return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+
+
+def _expected(state: str | None) -> tuple[str, ...]:
+    if state and state.startswith("msgstr["):
+        return (f"msgstr[{int(state[7:-1]) + 1}]", "msgctxt", "msgid")
+    return _AFTER[state]
+
+
+def _literal(scan: _Scan, entry: _Entry | None, line: int, text: str) -> str | None:
+    """The decoded text of one quoted PO string, or None after reporting what is wrong with it."""
+    match = _LITERAL.match(text)
+    if match is None:
+        scan.error(entry, line, "expected a string in double quotes")
+        return None
+    body, closed, after = match.groups()
+    if not closed:
+        scan.error(entry, line, "the string has no closing double quote")
+        return None
+    if after.strip(" \t"):
+        scan.error(entry, line, f"text after the closing double quote: {_shorten(after, 30)!r}")
+        return None
+    unknown = [char for char in _ESCAPE.findall(body) if char not in PO_ESCAPES]
+    if unknown:
+        scan.error(entry, line, f"unknown escape '\\{unknown[0]}' (a backslash itself is written '\\\\')")
+        return None
+    return unescape(f'"{body}"')
+
+
+def _scan(lines: list[str]) -> _Scan:
+    """Check the PO grammar line by line: keywords, their order in an entry (msgctxt? msgid
+    (msgstr | msgid_plural msgstr[0] msgstr[1]...)), and every quoted string; one error per
+    broken entry, then on to the next entry."""
+    scan = _Scan(lines)
+    state: str | None = None
+    entry: _Entry | None = None
+    block = 0                                     # first line of the comments before the next entry
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip(" \t\r")
+        if not line:
+            continue
+        if line.startswith("#~"):
+            _scan_obsolete(scan, number, line[2:].strip(" \t"))
+            continue
+        if line.startswith("#"):
+            if state in _INCOMPLETE and entry is not None and not entry.broken:
+                scan.error(entry, entry.last, f"the entry has no msgstr (line {number}, a comment, ends it)")
+            if entry is None or not entry.broken:
+                state, entry = None, None
+            block = block or number
+            continue
+        if entry is not None and entry.broken:
+            if not _begins_entry(line, entry):
+                entry.last, block = number, 0       # the rest of a broken entry: one error is enough
+                continue
+            state = None
+        if line.startswith('"'):
+            if entry is None or state is None:
+                entry = scan.new_entry(block or number)
+                entry.last = number
+                scan.error(entry, number, "a string outside an entry (a keyword such as msgstr must come first)")
+                block = 0
+                continue
+            entry.last = number
+            text = _literal(scan, entry, number, line)
+            if text is not None:
+                entry.pieces[state].append((number, text))
+            continue
+        state, entry = _scan_keyword(scan, state, entry, number, line, block)
+        block = 0
+    if entry is not None and not entry.broken and state in _INCOMPLETE:
+        scan.error(entry, entry.last, "the entry has no msgstr (the file ends)")
+    _scan_plural_indices(scan)
+    _scan_duplicates(scan)
+    return scan
+
+
+def _begins_entry(line: str, broken: _Entry) -> bool:
+    """After a syntax error, the line where the next entry begins (a msgid of the broken entry's
+    own, when the error was in its msgctxt, does not)."""
+    if line.startswith("msgctxt"):
+        return True
+    return line.startswith("msgid") and not line.startswith("msgid_plural") and broken.start != 0
+
+
+def _scan_plural_indices(scan: _Scan) -> None:
+    """A msgstr[i] past the header's nplurals (Babel would refuse the whole file at its msgid)."""
+    header = next((e for e in scan.entries.values() if not e.pieces.get("msgctxt")
+                   and "".join(t for _, t in e.pieces.get("msgid", [])) == ""), None)
+    found = _NPLURALS.search("".join(t for _, t in header.pieces.get("msgstr", []))) if header else None
+    if found is None:
+        return
+    nplurals = int(found.group(1))
+    for entry in scan.entries.values():
+        extra = [k for k in entry.pieces if k.startswith("msgstr[") and int(k[7:-1]) >= nplurals]
+        if extra and not entry.broken:
+            scan.error(entry, entry.line_of(extra[0]), f"{extra[0]}, but the Plural-Forms header has nplurals={nplurals} "
+                       f"(msgstr[0] to msgstr[{nplurals - 1}])")
+
+
+def _scan_keyword(scan: _Scan, state: str | None, entry: _Entry | None, number: int, line: str,
+                  block: int) -> tuple[str | None, _Entry | None]:
+    match = _KEYWORD.match(line)
+    keyword = match.group(1) if match else ""
+    expected = _expected(state)
+    if keyword in ("msgctxt", "msgid") and keyword in expected and state != "msgctxt":
+        entry = scan.new_entry(block or number)          # msgctxt or msgid begins an entry
+    elif entry is None:
+        entry = scan.new_entry(block or number)
+    entry.last = number
+    if match is None:
+        scan.error(entry, number, f"unknown or misformatted keyword {line.split(None, 1)[0][:30]!r}")
+        return state, entry
+    if keyword not in expected:
+        scan.error(entry, number, f"{keyword} where {' or '.join(expected)} belongs")
+        return state, entry
+    if keyword == "msgid":
+        entry.start = number
+        scan.entries[number] = entry
+    text = _literal(scan, entry, number, match.group(3))
+    if text is not None:
+        entry.pieces.setdefault(keyword, []).append((number, text))
+    return keyword, entry
+
+
+def _scan_obsolete(scan: _Scan, number: int, rest: str) -> None:
+    """An obsolete entry (`#~ msgid "..."`) is never imported; its strings must still be strings."""
+    if not rest or rest.startswith("|"):
+        return
+    if not rest.startswith('"'):
+        match = _KEYWORD.match(rest)
+        if match is None:
+            scan.error(None, number, f"unknown or misformatted keyword {rest.split(None, 1)[0][:30]!r} (obsolete entry)")
+            return
+        rest = match.group(3)
+    _literal(scan, None, number, rest)
+
+
+def _scan_duplicates(scan: _Scan) -> None:
+    """Babel keeps the last of two entries with the same key: say so instead of picking one."""
+    first: dict[str, int] = {}
+    for entry in scan.entries.values():
+        if entry.broken or not entry.pieces.get("msgctxt"):
+            continue
+        key = entry.context
+        if key in first:
+            scan.error(entry, entry.block, f"a second entry for {key!r} (the first is on line {first[key]})",
+                       code="po.duplicate")
+        else:
+            first[key] = entry.block
 
 
 def _norm(lang: str) -> str:
@@ -173,112 +408,266 @@ def _language_of(catalog: Catalog, path: Path, pack: Pack) -> str | None:
     return None
 
 
-def read_translations(pack: Pack, files: list[Path]) -> tuple[dict[str, dict], dict[str, dict[str, str]], list[str], list[Problem]]:
-    """Parse and check PO files: (lang -> key -> new value, lang -> key -> source hash, notes, problems)."""
-    updates: dict[str, dict] = {}
-    new_hashes: dict[str, dict[str, str]] = {}
-    notes: list[str] = []
-    problems: list[Problem] = []
-    source_lang = pack.source_language
-    source_texts = pack.texts[source_lang]
+class _CappedProblems(Problems):
+    """At most MAX_PO_PROBLEMS problems of one file, then a count: a file of a hundred thousand
+    broken entries is refused with a readable message, in seconds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: dict[str, int] = {}
+        self.first_hidden: dict[str, tuple[Path | str, int]] = {}
+
+    def add(self, code: str, file: Path | str, line: int, key: str, message: str, snippet: str = "",
+            **detail) -> None:
+        count = self.counts[str(file)] = self.counts.get(str(file), 0) + 1
+        if count <= MAX_PO_PROBLEMS:
+            super().add(code, file, line, key, message, snippet, **detail)
+        elif count == MAX_PO_PROBLEMS + 1:
+            self.first_hidden[str(file)] = (file, line)
+
+    def close(self) -> None:
+        """One last problem per file that had more than could be listed."""
+        for name, (file, line) in self.first_hidden.items():
+            hidden = self.counts[name] - MAX_PO_PROBLEMS
+            super().add("po.too-many", file, line, "", f"{hidden} more problem{'s' * (hidden != 1)} from this line on, "
+                        f"not listed (the first {MAX_PO_PROBLEMS} are)")
+        self.first_hidden.clear()
+
+
+@dataclass
+class _Reading:
+    """What the PO files say, before anything is written."""
+
+    updates: dict[str, dict] = field(default_factory=dict)               # lang -> key -> new value
+    hashes: dict[str, dict[str, str]] = field(default_factory=dict)      # lang -> key -> source hash
+    notes: list[str] = field(default_factory=list)
+    warnings: _CappedProblems = field(default_factory=_CappedProblems)
+    problems: _CappedProblems = field(default_factory=_CappedProblems)
+
+
+@dataclass
+class _PoFile:
+    """One PO file being read: its language and the scanner's index of its lines."""
+
+    path: Path
+    lang: str
+    cats: tuple[str, ...]                         # the CLDR category of each msgstr index
+    scan: _Scan
+
+    @property
+    def shown(self) -> str:
+        return display_path(self.path)
+
+    def entry(self, message: Message) -> _Entry:
+        return self.scan.entries.get(message.lineno or 0) or _Entry(block=message.lineno or 0, start=message.lineno or 0)
+
+
+def read_translations(pack: Pack, files: list[Path]) -> _Reading:
+    """Parse and check PO files; `problems` lists everything that stops the import."""
+    reading = _Reading()
     for path in files:
-        shown = display_path(path)
-
-        def problem(code: str, line: int, key: str, message: str, snippet: str = "", shown: str = shown) -> None:
-            problems.append(Problem(shown, line, key, message, snippet, code))
-
-        try:
-            with path.open("rb") as handle:
-                catalog = read_po(handle, abort_invalid=True)
-        except Exception as error:   # babel raises PoFileError, UnicodeDecodeError, ValueError...
-            problem("po.syntax", getattr(error, "lineno", 0) or 0, "", f"cannot read PO file: {error}")
+        catalog, scan = _parse(path, reading.problems)
+        if catalog is None or scan is None:
             continue
-        po_lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        lang = _language_of(catalog, path, pack)
+        lang = _checked_language(pack, catalog, path, reading.problems)
         if lang is None:
-            problem("po.language", 1, "Language", f"language {catalog.locale_identifier or path.stem!r} is not declared by "
-                                   f"{pack.id} ({', '.join(pack.languages)}): set the Language header")
             continue
-        if lang == source_lang:
-            problem("po.language", 1, "Language", f"{lang!r} is the source language of {pack.id}: edit text/{lang}.yaml itself")
-            continue
-        nplurals, _expr, cats = gettext_plurals(lang)
-        has_plurals = any(m.pluralizable for m in catalog if m.id)
-        if has_plurals and catalog.num_plurals != nplurals:
-            problem("po.plural-forms", 1, "Plural-Forms", f"the header has nplurals={catalog.num_plurals}, CLDR (Babel) has "
-                                       f"nplurals={nplurals} for {lang} ({'; '.join(cats)}): re-export the PO")
-            continue
-        lang_updates = updates.setdefault(lang, {})
-        lang_hashes = new_hashes.setdefault(lang, {})
-        fuzzy = 0
-        for message in catalog:
-            if not message.id:
-                continue                               # the header
-            line = message.lineno or 0
-            key = message.context
-            if not key:
-                problem("po.context", line, "", "entry without msgctxt: the msgctxt must be the text key", _first(message.id))
-                continue
-            if key not in source_texts:
-                problem("po.unknown-key", line, key, f"unknown text key: text/{source_lang}.yaml has no {key!r}", _first(message.id))
-                continue
-            raw = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
-            strings: tuple[str, ...] = tuple(text or "" for text in raw)
-            if not any(strings):
-                continue                               # untranslated
-            if message.fuzzy:
-                fuzzy += 1
-                continue
-            source = source_texts[key]
-            if isinstance(source, PluralText) and not message.pluralizable:
-                problem("po.plural", line, key, "the source text has plural forms but this entry has no msgid_plural: "
-                                   "re-export the PO", _first(message.id))
-                continue
-            if message.pluralizable:
-                if len(strings) != nplurals or not all(strings):
-                    empty = [f"msgstr[{i}] ({cats[i]})" for i in range(nplurals) if i >= len(strings) or not strings[i]]
-                    problem("po.plural", line, key, f"plural forms missing: {', '.join(empty) or 'extra forms'}", _first(message.id))
-                    continue
-            bad = _placeholder_problems(source, list(strings), message.pluralizable)
-            if bad:
-                problem("po.placeholder", _msgstr_line(po_lines, line), key, bad, _first(strings))
-                continue
-            if message.pluralizable:
-                forms = {cat: strings[i] for i, cat in enumerate(cats)}
-                old = pack.texts[lang].get(key) if key in pack.text_locations.get(lang, {}) else None
-                old_forms = old.forms if isinstance(old, PluralText) else {}
-                for cat in [c for c in required_categories(lang) if c not in forms]:
-                    if cat in old_forms:
-                        forms[cat] = old_forms[cat]
-                    else:
-                        forms[cat] = strings[-1]
-                        notes.append(f"{shown}:{line}: {key}: {lang} form {cat!r} (n = {describe_examples(lang, cat)}) "
-                                     f"has no msgstr in gettext: copied msgstr[{len(strings) - 1}]; check it in text/{lang}.yaml")
-                for message_text in check_forms(lang, forms):
-                    problem("po.plural", line, key, message_text)
-                value: str | dict[str, str] = {cat: forms[cat] for cat in CATEGORIES if cat in forms}
-            else:
-                value = strings[0]
-            lang_updates[key] = value
-            current = hashes_mod.text_hash(source)
-            exported = _hash_comment(message)
-            if exported is None:
-                exported = current if message.id == _id_for(source, message.pluralizable) else hashes_mod.UNKNOWN
-            if exported != current:
-                notes.append(f"{shown}:{line}: {key}: translated from an older source text: imported, marked stale")
-            lang_hashes[key] = exported
+        po = _PoFile(path, lang, gettext_plurals(lang)[2], scan)
+        fuzzy = sum(_read_message(pack, po, message, reading) for message in catalog if message.id)
         if fuzzy:
-            notes.append(f"{shown}: {fuzzy} fuzzy entr{'ies' if fuzzy != 1 else 'y'} not imported "
-                         "(review them and clear the fuzzy flag)")
-    return updates, new_hashes, notes, problems
+            reading.notes.append(f"{po.shown}: {fuzzy} fuzzy entr{'ies' if fuzzy != 1 else 'y'} not imported "
+                                 "(review them and clear the fuzzy flag)")
+    reading.problems.close()
+    reading.warnings.close()
+    return reading
 
 
-def _msgstr_line(lines: list[str], start: int) -> int:
-    """The line of the first msgstr of the entry whose msgid is on line `start` (Babel's lineno)."""
-    for number in range(max(start, 1), len(lines) + 1):
-        if lines[number - 1].startswith("msgstr"):
-            return number
-    return start
+def _parse(path: Path, problems: Problems) -> tuple[Catalog | None, _Scan | None]:
+    """The file scanned strictly, then read by Babel (without the entries the scanner refused)."""
+    size = path.stat().st_size
+    if size > MAX_PO_BYTES:
+        problems.add("po.size", path, 0, "", f"{size:,} bytes: more than a PO file of texts can be "
+                                             f"(at most {MAX_PO_BYTES:,})")
+        return None, None
+    text = _decoded(path, path.read_bytes(), problems)
+    if text is None:
+        return None, None
+    scan = _scan(text.split("\n"))
+    for code, line, key, message, snippet in scan.errors:
+        problems.add(code, path, line, key, message, snippet)
+    try:
+        catalog = read_po(scan.sound_lines(), abort_invalid=True)
+    except (PoFileError, ValueError) as error:     # Babel's own complaints: its line is 0-based
+        lineno = getattr(error, "lineno", None)
+        problems.add("po.syntax", path, lineno + 1 if isinstance(lineno, int) else 0, "", f"cannot read PO file: {error}")
+        return None, None
+    return catalog, scan
+
+
+def _decoded(path: Path, data: bytes, problems: Problems) -> str | None:
+    """The file's text in the charset its header declares (export writes UTF-8; a byte-order
+    mark is tolerated)."""
+    declared = _CHARSET.search(data[:4096])
+    charset = declared.group(1).decode("ascii") if declared else "utf-8"
+    try:
+        return data.decode("utf-8-sig" if charset.lower().replace("_", "-") in ("utf-8", "utf8") else charset)
+    except LookupError:
+        line = data.count(b"\n", 0, declared.start() if declared else 0) + 1
+        problems.add("po.syntax", path, line, "Content-Type", f"unknown charset {charset!r}: save the file as UTF-8")
+    except UnicodeDecodeError as error:
+        problems.add("po.syntax", path, data.count(b"\n", 0, error.start) + 1, "",
+                     f"not {charset} (byte 0x{data[error.start]:02x}), the charset of its header: save it as UTF-8")
+    return None
+
+
+def _checked_language(pack: Pack, catalog: Catalog, path: Path, problems: Problems) -> str | None:
+    lang = _language_of(catalog, path, pack)
+    if lang is None:
+        problems.add("po.language", path, 1, "Language", f"language {catalog.locale_identifier or path.stem!r} is not "
+                     f"declared by {pack.id} ({', '.join(pack.languages)}): set the Language header")
+        return None
+    if lang == pack.source_language:
+        problems.add("po.language", path, 1, "Language", f"{lang!r} is the source language of {pack.id}: "
+                     f"edit text/{lang}.yaml itself")
+        return None
+    nplurals, _expr, cats = gettext_plurals(lang)
+    if any(m.pluralizable for m in catalog if m.id) and catalog.num_plurals != nplurals:
+        problems.add("po.plural-forms", path, 1, "Plural-Forms", f"the header has nplurals={catalog.num_plurals}, "
+                     f"CLDR (Babel) has nplurals={nplurals} for {lang} ({'; '.join(cats)}): re-export the PO")
+        return None
+    return lang
+
+
+def _read_message(pack: Pack, po: _PoFile, message: Message, reading: _Reading) -> bool:
+    """Check one entry; record its text and source hash when nothing is wrong with it. True when
+    it is a fuzzy translation, left out."""
+    problems, entry = reading.problems, po.entry(message)
+    line, key, msgid = message.lineno or 0, message.context, _first(message.id)
+    source_texts = pack.texts[pack.source_language]
+    if not key:
+        problems.add("po.context", po.path, line, "", "entry without msgctxt: the msgctxt must be the text key", msgid)
+        return False
+    if key not in source_texts:
+        problems.add("po.unknown-key", po.path, line, key,
+                     f"unknown text key: text/{pack.source_language}.yaml has no {key!r}", msgid)
+        return False
+    raw = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+    strings: tuple[str, ...] = tuple(text or "" for text in raw)
+    if not any(strings):
+        return False                               # untranslated
+    if message.fuzzy:
+        return True
+    source = source_texts[key]
+    before = len(problems.items)
+    if not _plural_shape_ok(po, message, source, strings, problems):
+        return False
+    _check_control_chars(po, entry, key, message.pluralizable, problems)
+    _check_placeholders(po, entry, key, message, source, strings, problems)
+    if len(problems.items) == before:
+        value = _plural_value(pack, po, key, line, strings, reading.notes) if message.pluralizable else strings[0]
+        reading.updates.setdefault(po.lang, {})[key] = value
+        reading.hashes.setdefault(po.lang, {})[key] = _exported_hash(pack, po, message, source, reading.warnings)
+    return False
+
+
+def _plural_shape_ok(po: _PoFile, message: Message, source, strings: tuple[str, ...], problems: Problems) -> bool:
+    line, key = message.lineno or 0, message.context or ""
+    if isinstance(source, PluralText) and not message.pluralizable:
+        problems.add("po.plural", po.path, line, key, "the source text has plural forms but this entry has no "
+                     "msgid_plural: re-export the PO", _first(message.id))
+        return False
+    if message.pluralizable and (len(strings) != len(po.cats) or not all(strings)):
+        empty = [f"msgstr[{i}] ({cat})" for i, cat in enumerate(po.cats) if i >= len(strings) or not strings[i]]
+        problems.add("po.plural", po.path, line, key, f"plural forms missing: {', '.join(empty) or 'extra forms'}",
+                     _first(message.id))
+        return False
+    return True
+
+
+def _msgstr_keywords(plural: bool, count: int) -> list[str]:
+    return [f"msgstr[{i}]" for i in range(count)] if plural else ["msgstr"]
+
+
+def _check_control_chars(po: _PoFile, entry: _Entry, key: str, plural: bool, problems: Problems) -> None:
+    """A translation is printed text: a control character (C0 but tab and newline, DEL, C1) in it
+    is a paste accident that would print as a missing glyph or nothing. Bidi controls are not
+    refused: the text layer orders right-to-left text by them (pnp.text.unibidi)."""
+    for keyword in _msgstr_keywords(plural, len(po.cats)):
+        for line, text in entry.pieces.get(keyword, []):
+            bad = next((char for char in text if char not in "\n\t" and unicodedata.category(char) == "Cc"), None)
+            if bad is not None:
+                problems.add("po.control-char", po.path, line, key, f"{keyword} has the control character "
+                             f"U+{ord(bad):04X}: a translation is printed text", _shorten(po.scan.lines[line - 1]),
+                             char=f"U+{ord(bad):04X}")
+
+
+def _check_placeholders(po: _PoFile, entry: _Entry, key: str, message: Message, source, strings: tuple[str, ...],
+                        problems: Problems) -> None:
+    """The rule of `pnp.i18n.placeholders.compare`, each finding on the line of its msgstr."""
+    plural = message.pluralizable
+    source_forms = list(source.forms.values()) if isinstance(source, PluralText) else [str(source)]
+    singles = single_number_categories(po.lang)
+    found = compare(source_forms, list(strings), [cat in singles for cat in po.cats] if plural else None)
+    keywords = _msgstr_keywords(plural, len(strings))
+    have = ", ".join(f"{{{p}}}" for p in sorted(set().union(*(placeholders(f) for f in source_forms)))) or "none"
+    parts = []
+    if found.dropped:
+        parts.append("drops " + ", ".join(f"{{{p}}}" for p in found.dropped))
+    if found.invented:
+        parts.append("invents " + ", ".join(f"{{{p}}}" for p in found.invented))
+    if parts:
+        problems.add("po.placeholder", po.path, entry.line_of(keywords[0]), key,
+                     f"the translation {' and '.join(parts)} (the source has placeholders: {have})", _first(strings),
+                     dropped=found.dropped, invented=found.invented)
+    for form, brace in found.stray:
+        problems.add("po.placeholder", po.path, entry.line_of(keywords[form]), key,
+                     f"{keywords[form]} has a stray {brace!r} (a placeholder is {{name}}, a literal brace is doubled: "
+                     f"{brace * 2}; unbalanced braces are a typo); the source has placeholders: {have}", _shorten(strings[form]),
+                     form=form, brace=brace)
+    for form in found.number_dropped:
+        cat = po.cats[form]
+        allowed = ", ".join(f"{c} ({describe_examples(po.lang, c)})" for c in po.cats if c in singles) or "none"
+        problems.add("po.plural", po.path, entry.line_of(keywords[form]), key,
+                     f"{keywords[form]} ({cat}: n = {describe_examples(po.lang, cat)}) of msgid {_first(message.id)!r} "
+                     f"leaves out {{n}}: only a form for a single number may say it in words ({po.lang}: {allowed})",
+                     _shorten(strings[form]), form=form, category=cat)
+
+
+def _plural_value(pack: Pack, po: _PoFile, key: str, line: int, strings: tuple[str, ...], notes: list[str]) -> dict[str, str]:
+    """The CLDR mapping of a plural entry; a category gettext has no msgstr for (Ukrainian `other`,
+    for fractions) keeps its present form, else takes the last msgstr."""
+    lang = po.lang
+    forms = {cat: strings[i] for i, cat in enumerate(po.cats)}
+    old = own_text(pack, lang, key)
+    old_forms = old.forms if isinstance(old, PluralText) else {}
+    for cat in [c for c in required_categories(lang) if c not in forms]:
+        if cat in old_forms:
+            forms[cat] = old_forms[cat]
+        else:
+            forms[cat] = strings[-1]
+            notes.append(f"{po.shown}:{line}: {key}: {lang} form {cat!r} (n = {describe_examples(lang, cat)}) "
+                         f"has no msgstr in gettext: copied msgstr[{len(strings) - 1}]; check it in text/{lang}.yaml")
+    return {cat: forms[cat] for cat in CATEGORIES if cat in forms}
+
+
+def _exported_hash(pack: Pack, po: _PoFile, message: Message, source, warnings: Problems) -> str:
+    """The hash of the source text the entry was translated from. A translation of an older source
+    (its `source-hash` comment or its msgid is not today's) is imported as gettext keeps a fuzzy
+    entry: it lands, recorded as stale, and the next export flags it fuzzy for review."""
+    current = hashes_mod.text_hash(source)
+    today = _id_for(source, message.pluralizable)
+    exported = _hash_comment(message)
+    if message.id != today:
+        exported = hashes_mod.UNKNOWN if exported in (None, current) else exported
+    elif exported is None:
+        exported = current
+    if exported != current:
+        _file, line = pack.text_locations[pack.source_language][message.context or ""]
+        warnings.add("po.stale", po.path, message.lineno or 0, message.context or "",
+                     f"translated from an older source text (text/{pack.source_language}.yaml:{line} now has "
+                     f"{_first(today)!r}): imported, marked stale; the next export flags it fuzzy",
+                     _first(message.id))
+    return exported
 
 
 def _first(value) -> str:
@@ -302,58 +691,42 @@ def _hash_comment(message: Message) -> str | None:
     return None
 
 
-def _placeholder_problems(source, strings: list[str], plural: bool) -> str:
-    """A translation must use exactly the source's placeholders. In plural forms `{n}` may be
-    left out of a form ("a zombie"), but not out of all of them."""
-    wanted = _source_placeholders(source)
-    found = [placeholders(s) for s in strings]
-    used: set[str] = set().union(*found)
-    invented = sorted(used - wanted)
-    if plural:
-        dropped = sorted((wanted - {"n"} - set[str].intersection(*found)) | ({"n"} & wanted - used))
-    else:
-        dropped = sorted(wanted - found[0])
-    parts = []
-    if dropped:
-        parts.append("drops " + ", ".join(f"{{{p}}}" for p in dropped))
-    if invented:
-        parts.append("invents " + ", ".join(f"{{{p}}}" for p in invented))
-    if not parts:
-        return ""
-    have = ", ".join(f"{{{p}}}" for p in sorted(wanted)) or "none"
-    return f"the translation {' and '.join(parts)} (the source has placeholders: {have})"
-
-
 def import_files(pack: Pack, files: list[Path]) -> ImportResult:
-    """Check every file, then (only if nothing is wrong) write the texts and the source hashes."""
-    updates, new_hashes, notes, problems = read_translations(pack, files)
-    if problems:
-        raise DataError(problems)
-    result = ImportResult(notes=notes)
+    """Check every file, then (only if nothing is wrong) write the texts and the source hashes.
+    Every text file is made before the first is written, so a failure writes nothing."""
+    reading = read_translations(pack, files)
+    reading.problems.raise_if_any()
+    result = ImportResult(notes=reading.notes, warnings=sorted(reading.warnings.items))
     order = source_keys(pack)
-    recorded = hashes_mod.read_hashes(pack.root)
-    write_errors = []
-    for lang, values in updates.items():
-        changed = {}
-        for key, value in values.items():
-            old = own_text(pack, lang, key)
-            old_value = old.forms if isinstance(old, PluralText) else (None if old is None else str(old))
-            if old_value != value:
-                changed[key] = value
+    rendered, write_errors = {}, Problems()
+    for lang, values in reading.updates.items():
+        changed = _changed(pack, lang, values)
         result.changed[lang] = list(changed)
         result.unchanged[lang] = len(values) - len(changed)
         if changed:
             target = pack.root / "text" / f"{lang}.yaml"
             try:
-                set_texts(target, changed, order)
+                rendered[target] = render_texts(target, changed, order)
             except YamlEditError as error:
-                write_errors.append(Problem(display_path(target), 0, "", str(error), code="po.write"))
-                continue
-            result.files.append(target)
-        recorded.setdefault(lang, {}).update(new_hashes.get(lang, {}))
-    if any(new_hashes.values()):
+                write_errors.add("po.write", target, error.line, error.key, str(error))
+    write_errors.raise_if_any()
+    for target, text in rendered.items():
+        write_text_atomically(target, text)
+        result.files.append(target)
+    if any(reading.hashes.values()):
+        recorded = hashes_mod.read_hashes(pack.root)
+        for lang, keys in reading.hashes.items():
+            recorded.setdefault(lang, {}).update(keys)
         hashes_mod.write_hashes(pack.root, recorded, order)
         result.files.append(hashes_mod.hash_file(pack.root))
-    if write_errors:
-        raise DataError(write_errors)
     return result
+
+
+def _changed(pack: Pack, lang: str, values: dict) -> dict:
+    changed = {}
+    for key, value in values.items():
+        old = own_text(pack, lang, key)
+        old_value = old.forms if isinstance(old, PluralText) else (None if old is None else str(old))
+        if old_value != value:
+            changed[key] = value
+    return changed

@@ -12,13 +12,20 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import ScalarString
 
 from pnp.i18n.plurals import CATEGORIES
+from pnp.outputfiles import write_text_atomically
 
 
 class YamlEditError(Exception):
-    pass
+    """The file cannot take the texts (its shape, or YAML ruamel refuses); `line` and `key` say where."""
+
+    def __init__(self, message: str, line: int = 0, key: str = ""):
+        super().__init__(message)
+        self.line = line
+        self.key = key
 
 
 def _yaml() -> YAML:
@@ -99,9 +106,18 @@ def _plural_node(forms: dict[str, str], old, parent: CommentedMap) -> CommentedM
 def set_texts(file: Path, updates: dict[str, str | dict[str, str]], order: list[str]) -> None:
     """Set each dotted key of `updates` (a string, or a plural mapping category -> form) in `file`.
     `order` is the source language's key order, used to place new keys."""
+    write_text_atomically(file, render_texts(file, updates, order))
+
+
+def render_texts(file: Path, updates: dict[str, str | dict[str, str]], order: list[str]) -> str:
+    """The text `file` has once `updates` are set (see `set_texts`); nothing is written."""
     y = _yaml()
     text = file.read_text(encoding="utf-8") if file.is_file() else ""
-    root = y.load(text) if text.strip() else None
+    try:
+        root = y.load(text) if text.strip() else None
+    except YAMLError as error:           # the loader accepted it; ruamel's round trip is stricter
+        mark = getattr(error, "problem_mark", None)
+        raise YamlEditError(f"cannot edit the file: {error}", (mark.line + 1) if mark else 0) from None
     if root is None:
         root = CommentedMap()
     if not isinstance(root, CommentedMap):
@@ -120,12 +136,13 @@ def set_texts(file: Path, updates: dict[str, str | dict[str, str]], order: list[
             elif isinstance(node[existing], CommentedMap) and not _is_plural(node[existing]):
                 node = node[existing]
             else:
-                raise YamlEditError(f"{file}: cannot set {key!r}: {'.'.join(parts[:depth + 1])!r} is a text, not a group")
+                raise YamlEditError(f"{file}: cannot set {key!r}: {'.'.join(parts[:depth + 1])!r} is a text, not a group",
+                                    _line(node, existing), key)
         last = parts[-1]
         existing = _find(node, last)
         old = node[existing] if existing is not None else None
         if isinstance(old, CommentedMap) and not _is_plural(old):
-            raise YamlEditError(f"{file}: cannot set {key!r}: it is a group of texts")
+            raise YamlEditError(f"{file}: cannot set {key!r}: it is a group of texts", _line(node, existing), key)
         new: Any = _plural_node(value, old, node) if isinstance(value, dict) else \
             _styled(value, old if old is not None else _sibling_style(node))
         if existing is not None:
@@ -134,8 +151,15 @@ def set_texts(file: Path, updates: dict[str, str | dict[str, str]], order: list[
             _insert(node, last, new, order, tuple(parts[:-1]))
     out = io.StringIO()
     y.dump(root, out)
-    file.parent.mkdir(parents=True, exist_ok=True)
-    file.write_text(out.getvalue(), encoding="utf-8")
+    return out.getvalue()
+
+
+def _line(node: CommentedMap, key) -> int:
+    """The 1-based line of `key` in its mapping (0 when ruamel does not know it)."""
+    try:
+        return node.lc.key(key)[0] + 1
+    except (AttributeError, KeyError, TypeError):
+        return 0
 
 
 def _is_plural(node) -> bool:

@@ -14,8 +14,10 @@ from pnp.i18n.direction import is_rtl
 from pnp.i18n.texts import Texts
 from pnp.pack import Card, Deck, Pack
 from pnp.print_constants import BLEED_MM, SAFE_MM
+from pnp.render.failures import TemplateFailures
 from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
-from pnp.render.templates import TEMPLATE_SVG, Renderer, TemplateProblem, TextKeys
+from pnp.render.templates import TEMPLATE_SVG, Record, Renderer, TemplateProblem, TextKeys
+from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters
 from pnp.text import fonts
 from pnp.text.fitreport import FitIssue
 from pnp.units import pt_to_mm
@@ -35,27 +37,11 @@ class RenderedFace:
         return self.text_keys.get(text, "")
 
 
-class _Record(Mapping):
-    """Read-only data for templates: `card.name` works, a typo is an error (StrictUndefined), and
-    unlike a dict there is no `copy`/`update` method to shadow a field of that name."""
-
-    __slots__ = ("_data",)
-
-    def __init__(self, data: dict | None = None, **more: Any):
-        self._data = {**(data or {}), **more}
-
-    def __getitem__(self, key: str) -> Any:
-        return self._data[key]
-
-    def __iter__(self):
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
+_Record = Record      # its old name
 
 
 def card_context(pack: Pack, card: Card, lang: str, keys: TextKeys | None = None,
-                 missing: list[str] | None = None, texts: Texts | None = None) -> _Record:
+                 missing: list[str] | None = None, texts: Texts | None = None) -> Record:
     """A card's fields for its templates, `text` fields resolved in `lang` (recorded in `keys`;
     a key the language lacks prints as the key and goes to `missing`)."""
     texts = texts if texts is not None else Texts.of(pack, lang)
@@ -81,13 +67,14 @@ def card_context(pack: Pack, card: Card, lang: str, keys: TextKeys | None = None
             values[f"{name}_id"] = value
             value = [items.get(v) for v in value] if isinstance(value, list) else items.get(value)
         values[name] = value
-    return _Record(values)
+    return Record(values, "card")
 
 
 def _collection_index(pack: Pack, name: str) -> dict:
     collection = pack.collections.get(name)
     if isinstance(collection, list):
-        return {item["id"]: _wrap(item) for item in collection if isinstance(item, dict) and "id" in item}
+        return {item["id"]: _wrap(item, f"{name} entry") for item in collection
+                if isinstance(item, dict) and "id" in item}
     return {}
 
 
@@ -95,12 +82,14 @@ def pack_context(pack: Pack, lang: str) -> dict[str, Any]:
     """What every template sees of the pack and the language, cards' and components' art alike:
     `pack` (id, name, languages, collections, players), `collections`, `palette`, `lang`, `rtl`
     and `direction`. Plain records, never the loader's objects (no paths reach a template)."""
-    collections = _Record({name: _wrap(value) for name, value in pack.collections.items()})
+    collections = Record({name: _wrap(value, name) for name, value in pack.collections.items()},
+                         "pack.collections")
     rtl = is_rtl(lang)
     return {
-        "pack": _Record(id=pack.id, name=pack.texts[lang].get(pack.name, pack.name),
-                        languages=list(pack.languages), collections=collections, players=_Record(pack.players)),
-        "collections": collections, "palette": _Record(pack.palette), "lang": lang, "rtl": rtl,
+        "pack": Record(dict(id=pack.id, name=pack.texts[lang].get(pack.name, pack.name),
+                            languages=list(pack.languages), collections=collections,
+                            players=Record(pack.players, "pack.players")), "pack"),
+        "collections": collections, "palette": Record(pack.palette, "palette"), "lang": lang, "rtl": rtl,
         "direction": "rtl" if rtl else "ltr",
     }
 
@@ -119,6 +108,7 @@ class FaceMaker:
         self.texts = Texts.of(pack, lang)
         self._shared = pack_context(pack, lang)
         self._pack_context = self._shared["pack"]
+        self.failures = TemplateFailures(pack, lang)    # faces that failed: one problem per broken template
 
     def face(self, template: str, deck: Deck, card: Card | None, face: str) -> RenderedFace:
         w, h = (pt_to_mm(v) for v in deck.size_pt)
@@ -127,26 +117,43 @@ class FaceMaker:
         missing: list[str] = []
         keys.add(self._pack_context["name"], self.pack.name)
         context = {
-            "card": card_context(self.pack, card, self.lang, keys, missing, self.texts) if card else _Record(),
-            "deck": _Record(id=deck.id, name=keys.add(texts.get(deck.name, deck.name), deck.name)),
+            "card": card_context(self.pack, card, self.lang, keys, missing, self.texts) if card else Record({}, "card"),
+            "deck": Record(dict(id=deck.id, name=keys.add(texts.get(deck.name, deck.name), deck.name)), "deck"),
             **self._shared, "w": w, "h": h, "bleed": BLEED_MM, "safe": SAFE_MM, "face": face,
         }
         svg, report = self.renderer.render(template, context, self.texts, self.lang, keys)
+        if XML_ILLEGAL.search(svg):
+            raise _control_problem(template, svg, keys)
         key = hashlib.sha256(svg.encode()).hexdigest()[:20]
         drawing = self._drawings.get(key)
         if drawing is None and self.drawings:
             try:
                 drawing = compile_svg(svg)
             except UnsupportedSvg as error:
-                raise TemplateProblem(TEMPLATE_SVG, f"template {template}: {error}", template) from None
+                raise TemplateProblem(TEMPLATE_SVG, f"template {template}: {error}", template,
+                                      file=self.renderer.file_of(template), reason=str(error)) from None
             self._drawings[key] = drawing
         return RenderedFace(key, svg, drawing, tuple(report.issues),
                             tuple(dict.fromkeys([*missing, *report.missing_keys])), keys.unique())
 
 
-def _wrap(value: Any) -> Any:
+def _control_problem(template: str, svg: str, keys: TextKeys) -> TemplateProblem:
+    """A face whose SVG holds a character XML cannot hold (a C0 control such as BEL, U+0007):
+    the text it came from, by its key when one text key produced it. (Text in a `textbox()` never
+    gets here: the box reports it as a text.control-char issue and prints without it.)"""
+    chars = control_characters(svg)
+    key = keys.containing(chars[0])
+    shown = ", ".join(f"U+{ord(c):04X}" for c in chars)
+    what = f"text {key!r}" if key else "a text on this face (from the card's data or the template)"
+    reason = (f"{what} holds the control character {shown}, which cannot be printed (XML allows none "
+              "but tab and newline): remove it from the text")
+    return TemplateProblem(TEXT_CONTROL, f"template {template}: {reason}", template, reason=reason, text_key=key)
+
+
+def _wrap(value: Any, what: str) -> Any:
+    """Collection data as Records named for messages: "deceased entry", "map.avenues entry"."""
     if isinstance(value, dict):
-        return _Record({k: _wrap(v) for k, v in value.items()})
+        return Record({k: _wrap(v, f"{what}.{k}") for k, v in value.items()}, what)
     if isinstance(value, list):
-        return [_wrap(v) for v in value]
+        return [_wrap(v, f"{what} entry") for v in value]
     return value

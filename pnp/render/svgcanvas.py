@@ -47,6 +47,7 @@ from unicodedata import bidirectional as _bidi_class
 from reportlab.lib import colors as _rl_colors
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 
+from pnp.limits import MAX_GROUP_DEPTH
 from pnp.units import PT_PER_IN, PT_PER_MM
 
 __all__ = ["UnsupportedSvg", "CompiledFace", "compile_svg", "fix_form_resources"]
@@ -54,6 +55,8 @@ __all__ = ["UnsupportedSvg", "CompiledFace", "compile_svg", "fix_form_resources"
 
 class UnsupportedSvg(ValueError):
     """The SVG uses an element, attribute or value this converter does not draw."""
+
+
 
 
 # --------------------------------------------------------------------------------------------
@@ -706,8 +709,10 @@ class _Compiler:
             self.api(op, value)
 
     # ---- walking
-    def element(self, el: ET.Element, style: dict[str, Any]) -> None:
+    def element(self, el: ET.Element, style: dict[str, Any], depth: int = 1) -> None:
         tag = _local(el.tag)
+        if depth > MAX_GROUP_DEPTH:
+            raise UnsupportedSvg(f"{_describe(el)}: elements nested more than {MAX_GROUP_DEPTH} deep")
         if tag in _IGNORED_ELEMENTS:
             return
         if tag == "defs":
@@ -737,7 +742,7 @@ class _Compiler:
                 self.save()
                 self.code.append(_g("%.7g %.7g %.7g %.7g %.7g %.7g cm" % transform))
             for child in el:
-                self.element(child, style)
+                self.element(child, style, depth + 1)
             if transform:
                 self.restore()
             return

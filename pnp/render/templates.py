@@ -6,19 +6,28 @@ saying `{{ 7*7 }}` or `<b>&` prints exactly that.
 from __future__ import annotations
 
 import colorsys
+import functools
 import hashlib
+import os
+import posixpath
 import random
 import traceback
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2 import nodes
 from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import missing
 
 from pnp.i18n.lookup import TextLookupError
 from pnp.i18n.texts import MissingText, Texts
+from pnp.limits import MAX_TEMPLATE_BYTES, MAX_TEMPLATE_EXPONENT, MAX_TEMPLATE_VALUE
 from pnp.render.textbox import make_textbox
+from pnp.schema import did_you_mean
+from pnp.shipped import templates_dir
 from pnp.text.fitreport import FitReport
 
 # What went wrong with a template; the build's Problem and `pnp check`'s finding carry the code.
@@ -30,18 +39,167 @@ TEXT_LOOKUP = "text.lookup"                 # t() of a plural text without n, or
 TEMPLATE_SVG = "template.svg"               # its SVG uses what pnp.render.svgcanvas does not draw
 TEMPLATE_NO_BACK = "template.no-back"       # a card has no back template (neither kind nor deck gives one)
 TEMPLATE_ERROR = "template.error"           # any other error while it renders
+TEMPLATE_CYCLE = "template.cycle"           # templates extend, include or import each other in a circle
+TEMPLATE_RECURSION = "template.recursion"   # a macro or recursive loop calls itself without end
+TEMPLATE_OUTSIDE = "template.outside"       # it resolves outside the pack (a `..` or a symlink): not read
+TEMPLATE_TOO_BIG = "template.too-big"       # a template file larger than MAX_TEMPLATE_BYTES: not read
+
 
 
 class TemplateProblem(Exception):
     """A template is missing or broken, with the `code` of what went wrong and, when known, the
-    template file and line (`template`, `line`)."""
+    template (`template`, its name below templates/), its `line` and the `file` it is read from.
+    `message` is the whole message ("template a.svg.j2:3: ..."), `reason` what went wrong alone
+    (for a report that shows the file and line itself); `text_key` the text key concerned, if any."""
 
-    def __init__(self, code: str, message: str, template: str = "", line: int = 0):
+    def __init__(self, code: str, message: str, template: str = "", line: int = 0, file: str = "",
+                 reason: str = "", text_key: str = ""):
         super().__init__(message)
         self.code = code
         self.message = message
         self.template = template
         self.line = line
+        self.file = file
+        self.reason = reason or message
+        self.text_key = text_key
+
+
+class TemplateRefused(jinja2.TemplateError):
+    """A template name that would read a file outside the templates' confines (see ConfinedLoader);
+    `code` says why (TEMPLATE_OUTSIDE, TEMPLATE_TOO_BIG)."""
+
+    def __init__(self, code: str, name: str, reason: str):
+        super().__init__(f"template {name!r} {reason}")
+        self.code = code
+        self.name = name
+        self.reason = reason
+
+
+class ConfinedLoader(jinja2.FileSystemLoader):
+    """A FileSystemLoader that reads no file outside its confines: a pack's templates/ must stay in
+    the pack's folder, the shipped templates in theirs. Jinja already refuses a name with `..`
+    (as "not found"); a symlink, of a file or of a folder on the way, it follows. Here both are
+    refused, by name, before the file is opened, and so is a file too large to be a template."""
+
+    def __init__(self, template_dirs: list[Path]):
+        super().__init__([str(d) for d in template_dirs])
+        shipped = templates_dir().resolve()
+        # the pack's own templates/ may point anywhere inside the pack; the shipped ones stay home
+        self.confines = [Path(d).resolve() if Path(d).resolve() == shipped else Path(d).absolute().parent.resolve()
+                         for d in template_dirs]
+
+    def get_source(self, environment: jinja2.Environment, template: str):
+        if os.pardir in template.split("/"):
+            raise TemplateRefused(TEMPLATE_OUTSIDE, template, "refused: '..' would leave the templates folder "
+                                  "(name a template by its path below templates/)")
+        pieces = jinja2.loaders.split_template_path(template)
+        for searchpath, confine in zip(self.searchpath, self.confines, strict=True):
+            filename = posixpath.join(searchpath, *pieces)
+            if os.path.isfile(filename):
+                self._check(template, filename, confine)
+                break
+        return super().get_source(environment, template)
+
+    @staticmethod
+    def _check(template: str, filename: str, confine: Path) -> None:
+        real = Path(os.path.realpath(filename))
+        if not real.is_relative_to(confine):
+            raise TemplateRefused(TEMPLATE_OUTSIDE, template, f"refused: it is a link to a file outside "
+                                  f"{confine} (copy the file into the pack instead)")
+        size = real.stat().st_size
+        if size > MAX_TEMPLATE_BYTES:
+            raise TemplateRefused(TEMPLATE_TOO_BIG, template, f"refused: {size:,} bytes, more than a template "
+                                  f"may have ({MAX_TEMPLATE_BYTES:,})")
+
+
+class TemplateRecursion(jinja2.TemplateRuntimeError):
+    """A template went deeper than Python's stack allows (a cycle, a macro calling itself without
+    end): a template error like any other, so every caller of the environment (cards, a pack's
+    art) reports it as one; its traceback is the recursion's, for the template line."""
+
+
+class Sandbox(SandboxedEnvironment):
+    """The cards' sandbox, where a RecursionError becomes a TemplateRecursion and `*` and `**`
+    cannot build a value that fills the memory ("x" * 10**10, 9 ** 10**9)."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*" and _repeated_length(left, right) > MAX_TEMPLATE_VALUE:
+            raise jinja2.sandbox.SecurityError(f"a value of more than {MAX_TEMPLATE_VALUE:,} items or characters")
+        if operator == "**" and _int(left) and _int(right) and abs(left) > 1 and right > MAX_TEMPLATE_EXPONENT:
+            raise jinja2.sandbox.SecurityError(f"a power above {MAX_TEMPLATE_EXPONENT}")
+        return super().call_binop(context, operator, left, right)
+
+    def handle_exception(self, source: str | None = None):
+        try:
+            super().handle_exception(source)
+        except RecursionError as error:
+            raise TemplateRecursion("it calls itself without end (a macro or a recursive loop that never "
+                                    "stops, or templates that extend, include or import each other); no "
+                                    "template may go this deep").with_traceback(error.__traceback__) from None
+
+
+class Record(Mapping):
+    """Read-only data for templates: `card.name` works, a typo is an error (StrictUndefined), and
+    unlike a dict there is no `copy`/`update` method to shadow a field of that name. `what` is
+    what the designer calls it ("card", "deck", "deceased entry"), for messages."""
+
+    __slots__ = ("_data", "_what")
+
+    def __init__(self, data: Mapping | None = None, what: str = "record", **more: Any):
+        self._data = {**(data or {}), **more}
+        self._what = what
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"<{self._what}: {', '.join(map(str, self._data))}>"
+
+    @property
+    def what(self) -> str:
+        return self._what
+
+
+class UndefinedName(jinja2.UndefinedError):
+    """A template used a name or field that does not exist; `variable` is the name when it is a
+    variable of the template's context (the renderer, which knows the context, suggests one)."""
+
+    def __init__(self, message: str | None = None, variable: str = ""):
+        super().__init__(message)
+        self.variable = variable
+
+
+class DesignerUndefined(jinja2.StrictUndefined):
+    """StrictUndefined whose messages speak of the designer's data, never of Python classes:
+    "card has no field 'titel' (its fields: ...; did you mean 'title'?)"."""
+
+    __slots__ = ()
+
+    def __init__(self, hint: str | None = None, obj: Any = missing, name: str | None = None,
+                 exc: type[jinja2.TemplateRuntimeError] = jinja2.UndefinedError):
+        if exc is jinja2.UndefinedError:     # keep the name for the renderer's "did you mean"
+            variable = name if obj is missing and hint is None and isinstance(name, str) else ""
+            exc = functools.partial(UndefinedName, variable=variable)  # type: ignore[assignment]
+        super().__init__(hint, obj, name, exc)
+
+    @property
+    def _undefined_message(self) -> str:
+        obj, name = self._undefined_obj, self._undefined_name
+        if self._undefined_hint is None and isinstance(obj, Record):
+            fields = list(obj)
+            listed = ", ".join(fields) if fields else "none"
+            return f"{obj.what} has no field {name!r} (its fields: {listed}{did_you_mean(str(name), fields)})"
+        if self._undefined_hint is None and obj is missing:
+            return f"there is no variable {name!r}"
+        return super()._undefined_message
 
 
 class TextKeys:
@@ -58,6 +216,10 @@ class TextKeys:
     def unique(self) -> dict[str, str]:
         """String -> key, for the strings exactly one key produced."""
         return {text: next(iter(keys)) for text, keys in self._keys.items() if len(keys) == 1}
+
+    def containing(self, part: str) -> str:
+        """The key of the first string holding `part` (a bad character), "" when none does."""
+        return next((min(keys) for text, keys in self._keys.items() if part in text), "")
 
 
 def hsl(h: float, s: float, l: float) -> str:  # noqa: E741 - h, s, l as in CSS
@@ -79,10 +241,10 @@ class Renderer:
     template_dirs: list[Path]
 
     def __post_init__(self) -> None:
-        self.env = SandboxedEnvironment(
-            loader=jinja2.FileSystemLoader([str(d) for d in self.template_dirs]),
+        self.env = Sandbox(
+            loader=ConfinedLoader(self.template_dirs),
             autoescape=True,
-            undefined=jinja2.StrictUndefined,
+            undefined=DesignerUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
         )
@@ -90,6 +252,9 @@ class Renderer:
         self.env.globals.update(hsl=hsl, seeded=seeded, min=min, max=max, abs=abs,
                                 round=round, len=len, enumerate=enumerate, zip=zip)
         self.env.filters["mm"] = lambda v: f"{float(v):.3f}"
+        self._references: dict[str, list[tuple[str, str, int]]] = {}
+        self._acyclic: set[str] = set()
+        self._cycles: dict[str, TemplateProblem] = {}     # template -> the cycle it is in (found once)
 
     def render(self, template_name: str, context: dict[str, Any], texts: Texts, lang: str,
                keys: TextKeys | None = None) -> tuple[str, FitReport]:
@@ -110,40 +275,172 @@ class Renderer:
             except TextLookupError as error:
                 raise TemplateProblem(TEXT_LOOKUP, str(error)) from None
 
+        values = {**context, "t": t, "textbox": make_textbox(report), "lang": lang}
+        if template_name in self._cycles:        # a cycle is in the templates' text: it fails every card alike
+            raise _copy(self._cycles[template_name])
         try:
-            template = self.env.get_template(template_name)
-            svg = template.render({**context, "t": t, "textbox": make_textbox(report), "lang": lang})
+            svg = self.env.get_template(template_name).render(values)
         except TemplateProblem as error:
-            name, line = self._where(error, template_name)
-            raise TemplateProblem(error.code, f"template {name}:{line}: {error}" if line else
-                                  f"template {name}: {error}", name, line) from None
+            raise self._problem(error.code, error, template_name, error.reason) from None
+        except TemplateRefused as error:
+            raise self._problem(error.code, error, template_name, error.reason, error.name) from None
         except jinja2.TemplateNotFound as error:
-            raise TemplateProblem(TEMPLATE_NOT_FOUND, f"template {error.name!r} not found in "
-                                  f"{', '.join(map(str, self.template_dirs))}", str(error.name)) from None
+            raise self._problem(TEMPLATE_NOT_FOUND, error, template_name,
+                                f"not found in {', '.join(map(str, self.template_dirs))}", str(error.name)) from None
         except jinja2.TemplateSyntaxError as error:
             name = error.name or template_name
-            raise TemplateProblem(TEMPLATE_SYNTAX, f"template {error.filename or name}:{error.lineno}: {error.message}",
-                                  name, error.lineno or 0) from None
+            raise TemplateProblem(TEMPLATE_SYNTAX, f"template {name}:{error.lineno}: {error.message}", name,
+                                  error.lineno or 0, error.filename or "", str(error.message)) from None
         except jinja2.UndefinedError as error:
-            raise self._problem(TEMPLATE_UNDEFINED, error, template_name, str(error.message)) from None
+            raise self._problem(TEMPLATE_UNDEFINED, error, template_name, self._undefined(error, values)) from None
         except (jinja2.sandbox.SecurityError, OverflowError) as error:   # OverflowError: the sandbox's range
             raise self._problem(TEMPLATE_UNSAFE, error, template_name, f"unsafe operation refused ({error})") from None
-        except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as error:
+        except TemplateRecursion as error:
+            cycle = self.cycle(template_name)
+            if cycle is not None:
+                self._cycles[template_name] = cycle
+                raise _copy(cycle) from None
+            raise self._problem(TEMPLATE_RECURSION, error, template_name, str(error.message)) from None
+        except RecursionError as error:      # raised while Jinja parses or compiles it, not while it runs
+            raise self._problem(TEMPLATE_RECURSION, error, template_name, "it nests tags or brackets too deep "
+                                "to be read (thousands inside each other)") from None
+        except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError, IndexError,
+                jinja2.TemplateError) as error:
             raise self._problem(TEMPLATE_ERROR, error, template_name, f"{type(error).__name__}: {error}") from None
         return svg, report
 
-    def _problem(self, code: str, error: Exception, template_name: str, message: str) -> TemplateProblem:
-        name, line = self._where(error, template_name)
-        where = f"{name}:{line}" if line else name
-        return TemplateProblem(code, f"template {where}: {message}", name, line)
+    def _undefined(self, error: jinja2.UndefinedError, values: dict[str, Any]) -> str:
+        """The message of an undefined name, with the variable it was probably meant to be."""
+        message = str(error.message)
+        variable = getattr(error, "variable", "")
+        if variable:
+            message += did_you_mean(variable, [*values, *self.env.globals])
+        return message
 
-    def _where(self, error: Exception, template_name: str) -> tuple[str, int]:
-        """The template (top-level, base or macro file) and line the error was raised at: Jinja2
-        rewrites tracebacks so that template frames name the template file and line."""
-        roots = [Path(d).resolve() for d in self.template_dirs]
+    def _problem(self, code: str, error: Exception, template_name: str, reason: str,
+                 named: str = "") -> TemplateProblem:
+        """`error` as a TemplateProblem at the template line it was raised at. `named`: the
+        template that could not be read; the line naming it when another template does, else
+        it is the card's template itself."""
+        name, line, file = self._where(error, template_name)
+        if named and line:
+            reason = f"template {named!r} {reason}"
+        elif named:
+            name = named
+        if isinstance(error, TemplateProblem) and error.file:      # it knows its place (a cycle)
+            name, line, file = error.template, error.line, error.file
+        where = f"{name}:{line}" if line else name
+        return TemplateProblem(code, f"template {where}: {reason}", name, line, file, reason,
+                               getattr(error, "text_key", ""))
+
+    def _where(self, error: Exception, template_name: str) -> tuple[str, int, str]:
+        """The template (top-level, base or macro file), line and file the error was raised at:
+        Jinja2 rewrites tracebacks so that template frames name the template file and line."""
+        roots = [Path(d).absolute() for d in self.template_dirs]    # not resolved: a link inside the pack
         for frame in reversed(traceback.extract_tb(error.__traceback__)):
-            path = Path(frame.filename).resolve()
+            path = Path(frame.filename).absolute()
             for root in roots:
                 if path.is_relative_to(root):
-                    return path.relative_to(root).as_posix(), frame.lineno or 0
-        return template_name, 0
+                    return path.relative_to(root).as_posix(), frame.lineno or 0, str(path)
+        return template_name, 0, ""
+
+    # ---- cycles: why a template recursed without end, from the templates' own text
+    def cycle(self, template_name: str) -> TemplateProblem | None:
+        """The problem of a template that extends, includes or imports itself, directly or
+        through others (it never ends), naming every step; None when there is no such cycle.
+        Only names written in the templates are followed. Asked after a RecursionError, so a
+        template that renders costs nothing here."""
+        if template_name in self._acyclic:
+            return None
+        cycle = self._cycle(template_name)
+        if cycle is None:
+            return None
+        (first, _, line), *_ = cycle
+        chain = ", ".join(f"{name}:{at} {how} {target}" for (name, how, at), (target, _, _) in
+                          zip(cycle, [*cycle[1:], cycle[0]], strict=True))
+        file = self.file_of(first)
+        reason = f"{chain}: templates that extend, include or import each other never end"
+        return TemplateProblem(TEMPLATE_CYCLE, f"template {first}:{line}: {reason}", first, line, file, reason)
+
+    def _cycle(self, start: str) -> list[tuple[str, str, int]] | None:
+        """The first cycle of template references reachable from `start`, as (template, how it
+        refers to the next, line) steps; None when there is none. Iterative: a chain of thousands
+        of templates does not exhaust Python's stack."""
+        path: list[tuple[str, str, int]] = []          # the chain from `start` to the template being looked at
+        on_path: dict[str, int] = {start: 0}
+        stack = [(start, iter(self._refs(start)))]
+        while stack:
+            name, refs = stack[-1]
+            step = next(refs, None)
+            if step is None:
+                stack.pop()
+                on_path.pop(name)
+                self._acyclic.add(name)
+                if path:
+                    path.pop()
+                continue
+            target, how, line = step
+            if target in on_path:
+                steps = [*path, (name, how, line)]
+                return steps[on_path[target]:]
+            if target in self._acyclic:
+                continue
+            path.append((name, how, line))
+            on_path[target] = len(path)
+            stack.append((target, iter(self._refs(target))))
+        return None
+
+    def _refs(self, name: str) -> list[tuple[str, str, int]]:
+        """The templates `name` names in extends/include/import tags: (name, "extends"|"includes"|
+        "imports", line). A template that cannot be read or parsed names none here: rendering it
+        reports why."""
+        if name not in self._references:
+            try:
+                source, filename, _ = self.env.loader.get_source(self.env, name)  # type: ignore[union-attr]
+                tree = self.env.parse(source, name, filename)
+            except (jinja2.TemplateError, OSError, UnicodeDecodeError, RecursionError):
+                self._references[name] = []
+                return []
+            hows = {nodes.Extends: "extends", nodes.Include: "includes", nodes.Import: "imports",
+                    nodes.FromImport: "imports"}
+            found = []
+            for node in tree.find_all(tuple(hows)):
+                for target in _constant_names(getattr(node, "template", None)):
+                    found.append((target, hows[type(node)], node.lineno))
+            self._references[name] = found
+        return self._references[name]
+
+    def file_of(self, name: str) -> str:
+        """The file template `name` is read from ("" when it cannot be)."""
+        try:
+            return self.env.loader.get_source(self.env, name)[1] or ""  # type: ignore[union-attr]
+        except (jinja2.TemplateError, OSError, UnicodeDecodeError):
+            return ""
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _repeated_length(left: Any, right: Any) -> int:
+    """The length `left * right` would have when it repeats a string or a sequence, else 0."""
+    for sequence, times in ((left, right), (right, left)):
+        if isinstance(sequence, (str, list, tuple)) and _int(times):
+            return len(sequence) * times
+    return 0
+
+
+def _copy(problem: TemplateProblem) -> TemplateProblem:
+    """A new exception like `problem` (raising one instance again would grow its traceback)."""
+    return TemplateProblem(problem.code, problem.message, problem.template, problem.line, problem.file,
+                           problem.reason, problem.text_key)
+
+
+def _constant_names(node: nodes.Node | None) -> list[str]:
+    """The template names an extends/include/import tag writes out (`"a.svg.j2"`, or a list of
+    them for include); none when the name is computed."""
+    if isinstance(node, nodes.Const) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, (nodes.List, nodes.Tuple)):
+        return [item.value for item in node.items if isinstance(item, nodes.Const) and isinstance(item.value, str)]
+    return []

@@ -14,12 +14,20 @@ shapes such a run with HarfBuzz and draws the glyphs as real PDF text.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from markupsafe import Markup, escape
 
 from pnp.text import fonts
-from pnp.text.fitreport import FitReport
+from pnp.text.fitreport import FitIssue, FitReport
 from pnp.text.layout import DIRECTIONS, TextLayout, layout, missing_characters
 from pnp.units import pt_to_mm
+
+TEXT_CONTROL = "text.control-char"     # a character XML cannot hold (BEL...): it cannot be printed
+# What XML 1.0 cannot hold, even escaped: the C0 controls but tab, newline and carriage return,
+# lone surrogates and the two non-characters U+FFFE and U+FFFF. The SVG would not parse.
+XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 ANCHORS = {"start": "start", "left": "start", "middle": "middle", "center": "middle", "end": "end", "right": "end"}
 # Where a shaped line goes in its box. start/end are logical (start is the right in a right-to-left
@@ -66,6 +74,35 @@ def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, fo
     return "".join(parts)
 
 
+@dataclass(frozen=True)
+class ControlCharacters(FitIssue):
+    """A text holding characters XML cannot hold (`missing`): it prints without them, and the
+    build refuses it (code text.control-char) like a text that does not fit."""
+
+    @property
+    def message(self) -> str:
+        label = f"{self.what}: " if self.what else ""
+        shown = ", ".join(f"U+{ord(c):04X}" for c in self.missing)
+        return (f"{label}{self.text!r} holds the control character {shown}, which cannot be printed "
+                "(XML allows none but tab and newline): remove it from the text")
+
+
+def control_characters(text: str) -> list[str]:
+    """The distinct characters of `text` XML cannot hold, in order of appearance."""
+    return list(dict.fromkeys(XML_ILLEGAL.findall(text)))
+
+
+def printable(report: FitReport, text: str, box_mm: tuple[float, float], min_size: float, font: str,
+              what: str = "") -> str:
+    """`text` without the characters XML cannot hold; when it had any, a ControlCharacters issue
+    goes to `report` (the face or page is still drawn, so every other problem is found too)."""
+    bad = control_characters(text)
+    if not bad:
+        return text
+    report.issues.append(ControlCharacters(TEXT_CONTROL, text, box_mm, min_size, font, tuple(bad), what))
+    return XML_ILLEGAL.sub("", text)
+
+
 def make_textbox(report: FitReport):
     """The `textbox` helper of one face: what does not fit or cannot be drawn goes to `report`."""
     def textbox(text, x, y, w, h, font="regular", size=9, min_size=6, align="middle", valign="middle",
@@ -77,6 +114,7 @@ def make_textbox(report: FitReport):
             raise ValueError(f"unknown align {align!r}")
         if direction not in DIRECTIONS:
             raise ValueError(f"unknown direction {direction!r} (use {', '.join(DIRECTIONS)})")
+        text = printable(report, text, (float(w), float(h)), float(min_size), font)
         result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
                         direction)
         report.measure(text, (float(w), float(h)), float(min_size), font, result.overflow,

@@ -1,42 +1,23 @@
-"""What every PDF this package writes shares: atomic writing, reproducible canvas, the 5 mm clip."""
+"""What every PDF this package writes shares: a reproducible canvas and the 5 mm clip (writing
+files safely, the staging folder and leftovers are pnp.outputfiles, re-exported here)."""
 
 from __future__ import annotations
-
-import contextlib
-import os
-import tempfile
-from pathlib import Path
-from typing import Iterator
 
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import print_constants as pc
+from pnp.outputfiles import (  # noqa: F401  (re-exported for the sheet writers)
+    STAGING_PREFIX,
+    TEMP_SUFFIX,
+    Staging,
+    atomic_path,
+    remove_leftovers,
+    staged,
+)
 from pnp.sheets.impose import Rect
 from pnp.units import mm
 
 DUPLEX_PREF = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
-
-
-@contextlib.contextmanager
-def atomic_path(path: str | os.PathLike) -> Iterator[str]:
-    """A temp file next to `path`, moved over it on success, removed on any exception."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    os.close(fd)
-    try:
-        yield tmp
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; outputs should be like any other file
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def new_canvas(tmp: str, *, title: str, subject: str, author: str, lang: str, duplex: str) -> Canvas:

@@ -5,6 +5,17 @@ condensed bold) is cut from the variable font with fontTools' instancer. That ta
 the result is cached on disk, keyed by the source font's hash and the axis values. Noto Sans is
 first subset to the scripts we print (Latin, Greek, Cyrillic), which also makes instancing quick.
 
+The cache must never make two builds differ, nor break a build:
+- a cut is deterministic: it keeps the source font's own `head` dates (fontTools would stamp the
+  time of the cut), so every machine and a fresh cache give the same font bytes, hence the same PDFs;
+- cuts happen under a lock file in the cache folder and are written to a temporary file renamed
+  into place, so concurrent first builds cut each font once and never read half a font; temporary
+  files an interrupted cut left behind are removed by the next cut;
+- each font has a `<font>.sha256` sidecar, checked once per process before the font is used; a
+  damaged, truncated or foreign file is cut again (with a one-line warning), never a traceback;
+- a cache folder that cannot be used (a file in the way, no permission) is a FontCacheError naming
+  the folder and why, pointing at PNP_CACHE_DIR.
+
 No Noto file covers every script, so each style is a *fallback chain* of fonts (`chain(style)`):
 Noto Sans (registered as PnpSans-*) first, then Noto Sans Arabic (PnpArabic-*). Which font draws a
 character is decided per run by `pnp.text.layout` (Arabic letters and Arabic-Indic digits: the
@@ -16,18 +27,29 @@ private-use codes at registration, in glyph order, so ReportLab can embed and dr
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import os
-import tempfile
+import sys
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import click
 import fontpkg_noto_sans
 import fontpkg_noto_sans_arabic
 import platformdirs
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+
+from pnp.errors import PnpError
+from pnp.outputfiles import write_bytes_atomically
+
+if sys.platform != "win32":
+    import fcntl
 
 NOTO_SANS = Path(fontpkg_noto_sans.ROOT) / "files" / "NotoSans[wdth,wght].ttf"
 NOTO_SANS_ARABIC = Path(fontpkg_noto_sans_arabic.ROOT) / "files" / "NotoSansArabic[wdth,wght].ttf"
@@ -39,7 +61,8 @@ KEPT_RANGES = [(0x20, 0x7E), (0xA0, 0x24F), (0x2B9, 0x2FF), (0x300, 0x36F), (0x4
                (0x2190, 0x21FF), (0x2200, 0x22FF), (0x25A0, 0x25FF)]
 
 
-INSTANCE_FORMAT = 2  # bump when _make_instance changes, so stale cached fonts are not reused
+INSTANCE_FORMAT = 3  # bump when _cut changes, so stale cached fonts are not reused
+LOCK_TIMEOUT_S = 600  # a cold cut takes well under a minute; past this the lock holder is stuck
 
 
 @dataclass(frozen=True)
@@ -68,6 +91,14 @@ _BY_NAME = {style.name: style for table in (STYLES, ARABIC_STYLES) for style in 
 PRIVATE_USE = (0xE000, 0xF8FF)
 
 
+class FontCacheError(PnpError):
+    """The font cache folder cannot be used; the message says which folder and why."""
+
+    def __init__(self, folder: Path, reason: str):
+        super().__init__(f"font cache {folder}: cannot be used: {reason}. "
+                         "Set PNP_CACHE_DIR to a folder pnp may write to.")
+
+
 def cache_dir() -> Path:
     return Path(os.environ.get("PNP_CACHE_DIR") or platformdirs.user_cache_dir("pnp")) / "fonts"
 
@@ -82,37 +113,136 @@ def _instance_path(style: FontStyle) -> Path:
     return cache_dir() / f"{style.name}-{_source_digest(style.source)}-{axes}-v{INSTANCE_FORMAT}.ttf"
 
 
-def _make_instance(style: FontStyle, target: Path) -> None:
+def _digest_path(font: Path) -> Path:
+    return font.with_name(font.name + ".sha256")
+
+
+def _file_digest(path: Path) -> str:
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _is_intact(font: Path) -> bool:
+    """True when the cached font is there and has the bytes its sidecar digest says it was cut with."""
+    try:
+        expected = _digest_path(font).read_text(encoding="ascii").strip()
+        return bool(expected) and _file_digest(font) == expected
+    except (OSError, UnicodeDecodeError):   # missing, a folder, unreadable: cut it again
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Cutting: deterministic bytes, written once under the cache lock
+
+def _font_bytes(font) -> bytes:
+    buffer = io.BytesIO()
+    font.save(buffer)
+    return buffer.getvalue()
+
+
+@lru_cache(maxsize=None)
+def _subset_source(source: Path, ranges: tuple[tuple[int, int], ...]) -> bytes:
+    """The source font subset to `ranges`, once per process: the three styles share it."""
     from fontTools import subset
+    from fontTools.ttLib import TTFont as FontToolsFont
+
+    font = FontToolsFont(source, recalcTimestamp=False)
+    options = subset.Options()
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]
+    options.notdef_outline = True
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=[u for start, end in ranges for u in range(start, end + 1)])
+    subsetter.subset(font)
+    return _font_bytes(font)
+
+
+def _cut(style: FontStyle) -> bytes:
+    """The static instance of a style, as font file bytes that depend only on the source font."""
     from fontTools.ttLib import TTFont as FontToolsFont
     from fontTools.varLib import instancer
 
-    font = FontToolsFont(style.source)
-    if style.ranges is not None:
-        options = subset.Options()
-        options.layout_features = ["*"]
-        options.name_IDs = ["*"]
-        options.notdef_outline = True
-        subsetter = subset.Subsetter(options)
-        subsetter.populate(unicodes=[u for start, end in style.ranges for u in range(start, end + 1)])
-        subsetter.subset(font)
-    static = instancer.instantiateVariableFont(font, dict(style.axes), static=True)
+    # recalcTimestamp=False: saving would stamp head.modified with the time of the cut.
+    if style.ranges is None:
+        font = FontToolsFont(style.source, recalcTimestamp=False)
+    else:
+        font = FontToolsFont(io.BytesIO(_subset_source(style.source, style.ranges)), recalcTimestamp=False)
+    created, modified = font["head"].created, font["head"].modified
+    static = instancer.instantiateVariableFont(font, dict(style.axes), static=True, inplace=True)
     # ReportLab keeps one font per PostScript name, so every instance needs its own.
     for record in list(static["name"].names):
         if record.nameID in (4, 6):
             static["name"].removeNames(nameID=record.nameID)
     static["name"].setName(style.name.replace("-", " "), 4, 3, 1, 0x409)
     static["name"].setName(style.name, 6, 3, 1, 0x409)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # Written beside the target and renamed, so parallel builds never read half a font.
-    handle, temp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-    os.close(handle)
+    static["head"].created, static["head"].modified = created, modified   # the source font's own dates
+    return _font_bytes(static)
+
+
+def _prepared_cache_dir() -> Path:
+    """The cache folder, created if need be, or a FontCacheError saying why it cannot be."""
+    folder = cache_dir()
+    blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise FontCacheError(folder, f"{blocker} is a file, not a folder")
     try:
-        static.save(temp)
-        os.replace(temp, target)
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise FontCacheError(folder, error.strerror or str(error)) from None
+    return folder
+
+
+@contextlib.contextmanager
+def _cache_lock(folder: Path) -> Iterator[None]:
+    """Hold the cache folder's lock: one process cuts at a time, the others wait for it."""
+    lock = folder / ".lock"
+    try:
+        handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as error:
+        raise FontCacheError(folder, f"cannot write {lock.name} there ({error.strerror or error})") from None
+    try:
+        if sys.platform != "win32":   # Windows has no flock: the atomic rename still keeps fonts whole
+            deadline = time.monotonic() + LOCK_TIMEOUT_S
+            while True:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise FontCacheError(folder, f"another process has held {lock} for over "
+                                                     f"{LOCK_TIMEOUT_S} s") from None
+                    time.sleep(0.1)
+        yield
     finally:
-        if os.path.exists(temp):
-            os.remove(temp)
+        os.close(handle)   # closing releases the lock, as does the death of the process
+
+
+def _remove_stale_temps(folder: Path) -> None:
+    """Temporary files of cuts that were interrupted. Only a lock holder writes *.tmp files, and
+    we hold the lock, so every one of them is left over."""
+    for temp in folder.glob("*.tmp"):
+        with contextlib.suppress(OSError):
+            temp.unlink()
+
+
+def _cut_into_cache(style: FontStyle, font: Path) -> None:
+    folder = _prepared_cache_dir()
+    with _cache_lock(folder):
+        if _is_intact(font):   # another process cut it while we waited for the lock
+            return
+        if font.exists() or _digest_path(font).exists():
+            click.echo(f"pnp: cached font {font} is damaged; cutting it again", err=True)
+        _remove_stale_temps(folder)
+        data = _cut(style)
+        try:
+            # The font first: a crash before the digest is written leaves a font that fails the check.
+            write_bytes_atomically(font, data)
+            write_bytes_atomically(_digest_path(font), hashlib.sha256(data).hexdigest().encode("ascii") + b"\n")
+        except OSError as error:
+            raise FontCacheError(folder, f"cannot write {font.name} ({error.strerror or error})") from None
+
+
+_VERIFIED: set[Path] = set()   # cached fonts whose digest this process has checked
 
 
 def _style(style: str | FontStyle) -> FontStyle:
@@ -125,8 +255,10 @@ def font_file(style_name: str | FontStyle) -> Path:
     """The static instance file of a style (a STYLES key, a registered name or a FontStyle)."""
     style = _style(style_name)
     path = _instance_path(style)
-    if not path.is_file():
-        _make_instance(style, path)
+    if path not in _VERIFIED:
+        if not _is_intact(path):
+            _cut_into_cache(style, path)
+        _VERIFIED.add(path)
     return path
 
 

@@ -6,22 +6,23 @@ from typing import ClassVar
 
 from pnp.engines.cimiterio.actions import Actions
 from pnp.engines.cimiterio.notation import Notation
-from pnp.engines.cimiterio.positions import Positions
 from pnp.engines.cimiterio.state import (
     GATE_BROKEN,
     GATE_DAMAGED,
     GATE_INTACT,
     GATE_NAMES,
 )
+from pnp.engines.cimiterio.validation import PositionChecks
 from pnp.engines.core import Outcome, register
 
 
 @register("cimiterio")
-class Cimiterio(Actions, Positions, Notation):
+class Cimiterio(Actions, PositionChecks, Notation):
     """Cimiterio: 1-4 players steer two guardians to lure 35 zombies back into their tombs."""
 
     min_players = 1
     max_players = 4
+    default_players = 2         # the usual game; 1 is the solo variant
     rule_points = tuple(f"C{i}" for i in range(1, 27))
     default_options: ClassVar[dict] = {
         "metric": "bfs",            # path toward the gate: bfs (shortest over gaps) | manhattan

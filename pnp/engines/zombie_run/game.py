@@ -4,7 +4,7 @@ Interpretations and variants: docs/rules/zombie-run.md. The class is assembled f
 package's modules: :mod:`.rules` (what may go where, what happens when a card lands),
 :mod:`.turns` (deal, draws, turn flow, ``_apply``), :mod:`.legality` (legal moves, the
 one-move check, the random sampler), :mod:`.playout` (complete random games), :mod:`.notation`
-and :mod:`.records` (the position as data); here: options, what simulations report and what a
+and :mod:`.records` (the position as data), :mod:`.validation` (a record's position checked); here: options, what simulations report and what a
 seat may see.
 """
 from __future__ import annotations
@@ -16,12 +16,12 @@ from pnp.engines.zombie_run.bots import greedy_bot, random_bot
 from pnp.engines.zombie_run.deck import GAME
 from pnp.engines.zombie_run.notation import Notation
 from pnp.engines.zombie_run.playout import Playout
-from pnp.engines.zombie_run.records import Records
 from pnp.engines.zombie_run.turns import ZT
+from pnp.engines.zombie_run.validation import PositionChecks
 
 
 @register(GAME)
-class ZombieRun(Playout, Notation, Records):
+class ZombieRun(Playout, Notation, PositionChecks):
     """Zombie! Run for Your Lives! (3-7 players)."""
 
     min_players: ClassVar[int] = 3

@@ -2,7 +2,7 @@
 
 The engine is one class, ``ZombiesVsVampires`` (game.py), built in layers, each a module:
 base (this: configuration and position) -> walls -> movement -> legality -> notation ->
-bot_support -> records -> game. A layer uses only the layers below it.
+bot_support -> records -> validation -> game. A layer uses only the layers below it.
 """
 from __future__ import annotations
 

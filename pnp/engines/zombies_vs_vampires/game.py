@@ -25,12 +25,12 @@ from pnp.engines.zombies_vs_vampires.moves import (
     REROLL,
     ROLL,
 )
-from pnp.engines.zombies_vs_vampires.records import Records
+from pnp.engines.zombies_vs_vampires.validation import PositionChecks
 from pnp.engines.zombies_vs_vampires.walls import fits, toggled
 
 
 @register(GAME)
-class ZombiesVsVampires(Records):
+class ZombiesVsVampires(PositionChecks):
     """Zombies vs Vampires (2-4 players)."""
 
     min_players: ClassVar[int] = 2

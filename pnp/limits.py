@@ -1,0 +1,49 @@
+"""Every bound pnp puts on its input, named in one place (documented in docs/limits.md).
+
+A pack from a forum may be hostile or simply broken; these limits make sure a few bytes can never
+hang the machine or fill its memory. Each is far above what a real game needs, and each is
+reported as a message naming the file, line and key that crossed it, never as a crash.
+"""
+from __future__ import annotations
+
+# Files: each is read whole and parsed into memory; a real pack file is a few hundred kilobytes at
+# most (the largest shipped one: 27 KB). Refused before parsing, naming the file.
+MAX_FILE_BYTES = 8 * 1024 * 1024  # bytes of one file of a pack (YAML: pack, cards, collections, texts...)
+MAX_PACK_FILES = 200          # files pack.yaml may name: collections, decks, languages, components
+
+# YAML: aliases re-use a node, so ten nested aliases of ten items each ("billion laughs") expand to
+# 10^9 values from a few hundred bytes. A real 950-card file holds about 15,000 values.
+MAX_VALUES = 500_000          # values one YAML file may expand to (aliases counted at every use)
+MAX_DEPTH = 64                # nesting levels of one YAML file
+MAX_TEXT_CHARS = 20_000       # characters of one value (a text, a grid map): a card holds a few hundred
+
+# Numbers: a count of a billion (`count: 1000000000`) would be looped over by a template or a rule;
+# every whole number and number of pack data stays within +-MAX_INT unless its field is tighter.
+MAX_INT = 1_000_000           # |n| of an `int` or `number` in pack data (pack.yaml, cards, collections, rules)
+MAX_PLAYERS = 100             # `players: {min, max}` of pack.yaml
+MAX_COMPONENT_COPIES = 1000   # `count` of one component entry (tokens, standees, template copies)
+
+# Cards: more copies of one card is a typo, not a deck (and would not fit memory).
+MAX_QUANTITY = 1000           # `quantity` of one card
+
+# Faces: every face is a drawing and a page slot; a build of this many takes hours and gigabytes,
+# so more is a mistake (a quantity typo) rather than a game. Counted after `quantity`, both sides.
+MAX_CARDS = 20_000            # expanded cards of one pack (front and back: 40,000 faces)
+MAX_FACES_PER_BUILD = 100_000  # faces of one `pnp build`, all packs together (checked in build.py)
+
+# Translators' PO files (`pnp i18n import`): a game's PO file is tens of kilobytes.
+MAX_PO_BYTES = 20_000_000     # bytes of one PO file: refused unread above this
+MAX_PO_PROBLEMS = 200         # problems listed for one PO file, then their count: nobody reads more
+
+# Templates: Jinja's sandbox keeps its own safe `range`, which refuses loops of more than this.
+MAX_TEMPLATE_RANGE = 100_000  # jinja2.sandbox.MAX_RANGE, restated so the documentation names it
+# A card template is a few kilobytes; one this large is a mistake (or hostile) and is not read.
+MAX_TEMPLATE_BYTES = 1_000_000
+# What `*` and `**` may make in a template: far above any face's needs, far below the memory.
+MAX_TEMPLATE_VALUE = 1_000_000     # characters of a repeated string, items of a repeated list
+MAX_TEMPLATE_EXPONENT = 1_000      # of an integer power
+
+# SVG: <g> inside <g>...: real faces nest a handful; a template looping out thousands would exhaust
+# Python's stack while the face is compiled (and PDF viewers limit nested graphics states).
+MAX_GROUP_DEPTH = 64          # nested groups of one card face (pnp.render.svgcanvas)
+MAX_MARKUP_DEPTH = 64         # elements nested in one piece of component markup (pnp.components.svgkit)
