@@ -47,3 +47,6 @@ MAX_TEMPLATE_EXPONENT = 1_000      # of an integer power
 # Python's stack while the face is compiled (and PDF viewers limit nested graphics states).
 MAX_GROUP_DEPTH = 64          # nested groups of one card face (pnp.render.svgcanvas)
 MAX_MARKUP_DEPTH = 64         # elements nested in one piece of component markup (pnp.components.svgkit)
+
+# Search bots (`--bot mcts --budget N`): iterations per move; more is hours per game, not a bot.
+MAX_BUDGET = 100_000          # a search bot's budget per move (pnp.engines.search)

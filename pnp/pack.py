@@ -189,6 +189,10 @@ PACK = schema.Schema("pack.yaml", "The entry of a game pack.", {
                                "a list of components, see the component types.", None),
     "kinds": schema.Field(schema.Schema("", "kinds", values=KIND), "Card kinds: templates and typed fields.", {}),
     "decks": schema.Field([DECK], "Decks in print order.", []),
+    "seconds_per_turn": schema.Field("number?", "How long one player's turn takes at the table, in "
+                                     "seconds (an estimate); `pnp playtest` turns simulated game "
+                                     "lengths into minutes with it. None: no estimate.", None,
+                                     bounds=(1, 3600)),
 })
 CARD_KEYS = {
     "id": schema.Field("slug", "Card id, unique in the pack."),
@@ -205,6 +209,8 @@ def validator(source: Source, problems: Problems, label=None, declarations: Sour
 
 def _pack_file(root: Path, name: str, main: Source, path: tuple, problems: Problems) -> Path | None:
     """`name` below the pack's folder; a path that leaves the pack is refused (paths never leave it)."""
+    if not isinstance(name, str):              # the schema reported its type (schema.type)
+        return None
     target = (root / name)
     try:
         target.resolve().relative_to(root.resolve())
@@ -330,6 +336,8 @@ def _read_kinds(main: Source, declared: dict, problems: Problems) -> dict[str, K
         if not isinstance(body, dict) or "front" not in body:
             continue
         fields = body.get("fields") or {}
+        if not isinstance(fields, dict):       # the kind's schema reported it (schema.type)
+            fields = {}
         for name in fields:
             if name in CARD_KEYS:
                 problems.add("schema.invalid", main.file, main.line(path + ("fields", name)),
@@ -480,7 +488,8 @@ def _flatten(source: Source, path: tuple, value: Any, out: dict[str, str], probl
 
 def _collection_ids(value: Any) -> set:
     if isinstance(value, list):
-        return {item.get("id") for item in value if isinstance(item, dict)}
+        # an id of the wrong type (a mapping, a list) is the schema's problem; it names nothing
+        return {item.get("id") for item in value if isinstance(item, dict) and isinstance(item.get("id"), (str, int))}
     if isinstance(value, dict):
         return set(value)
     return set()
@@ -494,6 +503,11 @@ def _misspelt_ids(source: Source) -> set:
             for key, value in entry.items() if schema.closest(str(key), ["id"]) and isinstance(value, (str, int))}
 
 
+def _has_garbled_id(value: Any) -> bool:
+    return isinstance(value, list) and any(isinstance(item, dict) and "id" in item
+                                           and not isinstance(item["id"], (str, int)) for item in value)
+
+
 def _check_refs(checkers: list[schema.Validator], collections: dict[str, tuple[Source, Any]],
                 declared: set[str], problems: Problems) -> None:
     """Every `ref:` value is an id of its collection; every `collection` value a declared collection.
@@ -503,6 +517,8 @@ def _check_refs(checkers: list[schema.Validator], collections: dict[str, tuple[S
     undeclared: dict[str, list[schema.RefUse]] = {}
     # ids as the files write them: an `id` field misspelt in pack.yaml is reported there, once
     ids_of = {name: _collection_ids(source.value) | _misspelt_ids(source) for name, (source, _) in collections.items()}
+    # a collection with an id of the wrong type (`id: {}`, reported on its line) may hold any id
+    garbled = {name for name, (source, _) in collections.items() if _has_garbled_id(source.value)}
     for checker in checkers:
         for ref in checker.refs:
             if ref.collection in declared - set(collections) or \
@@ -516,7 +532,7 @@ def _check_refs(checkers: list[schema.Validator], collections: dict[str, tuple[S
                 undeclared.setdefault(ref.collection, []).append(ref)
                 continue
             source, value = collections[ref.collection]
-            if ref.value not in ids_of[ref.collection]:
+            if ref.value not in ids_of[ref.collection] and ref.collection not in garbled:
                 ids = _collection_ids(value)
                 problems.add("schema.reference", ref.file, ref.line, ref.where,
                              f"{ref.value!r} is not an id in {ref.collection} ({source.file.name})"

@@ -409,6 +409,9 @@ def fold_entries(found: list, entries: int, declarations: Source, declared_at: t
     if entries < 2:
         problems.items.extend(found)
         return
+    here = declarations.line(declared_at)
+    if any(p.code == "schema.type" and str(p.file) == str(declarations.file) and p.line == here for p in problems.items):
+        return                              # the declaration itself is unusable, and reported: no entry is checked
     folded: set = set()
     for code, name in ("schema.unknown-key", "unknown"), ("schema.missing-key", "missing"):
         groups: dict[str, list] = {}

@@ -148,11 +148,11 @@ def test_replay_text_and_json(tmp_path):
     p = tmp_path / "g.yaml"
     p.write_text("game: cimiterio\nplayers: 2\nseed: 5\nmoves: [noise G1, \"move G1 14,5>99,99\"]\n")
     res = replay_file("cimiterio", p)
-    assert not res.ok and res.stopped_at == 1
+    assert not res.ok and res.stopped_at == 2           # moves are numbered from 1
     assert "illegal" in res.to_text()
     d = json.loads(res.to_json())
     bad = d["problems"][0]
-    assert bad["rule"] == "notation" and bad["move"] == "move G1 14,5>99,99"
+    assert bad["rule"] == "notation" and bad["text"] == "move G1 14,5>99,99" and bad["move"] == 2
     assert "off the map" in bad["reason"]
 
 

@@ -2,10 +2,14 @@
 values nested without end, and template loops of a billion steps (part of the hardening work)."""
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+import yaml
 
 from pnp.errors import Problems
 from pnp.limits import MAX_INT, MAX_TEMPLATE_RANGE
@@ -68,3 +72,32 @@ def test_a_million_step_template_loop_is_refused_not_run(tmp_path):
     assert "unsafe operation refused" in result.stderr and "events.yaml" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+# What the fuzz test (tests/test_fuzz.py) found: values of the wrong type where pack.yaml names a
+# file or declares fields, and a collection id that is a mapping. Each is one message, no traceback.
+FUZZ_FINDINGS = [
+    ("zombie-run", "pack.yaml", lambda d: d["kinds"]["item"].update(fields=True), "kinds.item.fields"),
+    ("zombie-run", "pack.yaml", lambda d: d["kinds"]["item"].update(fields="x"), "kinds.item.fields"),
+    ("zombie-run", "pack.yaml", lambda d: d.update(components=7), "components"),
+    ("zombie-run", "pack.yaml", lambda d: d["collections"]["symbols"].update(file=None), "collections.symbols.file"),
+    ("zombies-vs-vampires", "pack.yaml", lambda d: d["collections"]["board"].update(file=7), "collections.board.file"),
+    ("zombie-run", "pack.yaml", lambda d: d["decks"][0].update(cards=[]), "decks[0].cards"),
+    ("zombie-run", "symbols.yaml", lambda d: d[0].update(id={}), "[0].id"),
+]
+
+
+@pytest.mark.parametrize("game,file,mutate,key", FUZZ_FINDINGS,
+                         ids=["fields-bool", "fields-text", "components-int", "file-null", "file-int", "cards-list",
+                              "id-mapping"])
+def test_a_value_of_the_wrong_type_is_one_message_not_a_traceback(tmp_path, game, file, mutate, key):
+    pack = shutil.copytree(SHIPPED[game], tmp_path / game)
+    data = yaml.safe_load((pack / file).read_text(encoding="utf-8"))
+    mutate(data)
+    (pack / file).write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "pnp.cli", "check", str(pack), "--no-print", "--format", "json"],
+                            capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 2, result.stdout + result.stderr
+    findings = json.loads(result.stdout)["findings"]
+    assert [(f["rule"], Path(f["file"]).name, f["key"]) for f in findings] == [("schema.type", file, key)]

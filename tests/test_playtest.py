@@ -3,24 +3,16 @@ from __future__ import annotations
 
 import random
 
-import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
 from conftest import zr_twins
+from pdftext import pdf_pages
 
 from pnp.engines.cli import playtest
 from pnp.engines.simulate import mann_whitney, play_one, simulate, two_proportion_z
 from pnp.engines.soak import soak
 from pnp.engines.zombie_run import ZombieRun
 from pnp.engines.zombies_vs_vampires import BUILD, MOVE, PASS, PMBUILD, REMOVE, ZombiesVsVampires
-
-
-def pdf_pages(path) -> list[str]:
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
-    finally:
-        pdf.close()
 
 
 # ------------------------------------------------------------------ statistics helpers
@@ -229,16 +221,18 @@ def test_playtest_pdf_ab(tmp_path):
     pdf = out / "playtest-zombie-run.pdf"
     assert pdf.exists()
     pages = pdf_pages(pdf)
-    assert len(pages) == 6
+    assert len(pages) == 8
     assert "Playtest report: zombie-run" in pages[0] and "seed: 11" in pages[0]
     assert "default vs roach-distinct" in pages[0]
-    assert "3 players (30/30 finished)" in pages[1]
-    assert "seat 0" in pages[2] and "%" in pages[2]
-    assert "zombie cards played onto each seat" in pages[3] and "reshuffles" in pages[3]
-    assert "Z11" in pages[4] and "Rule points exercised" in pages[4]
-    assert "A/B comparison" in pages[5] and "Mann-Whitney" in pages[5]
-    assert "win rate seat 3" in pages[5] and "two-proportion" in pages[5]
-    assert len(list(out.glob("page-*.png"))) == 6
+    assert "Runs and metrics" in pages[1] and "branching" in pages[1]
+    assert "3 players (30/30 finished)" in pages[2]
+    assert "seat 0" in pages[3] and "%" in pages[3]
+    assert "zombie cards played onto each seat" in pages[4] and "reshuffles" in pages[4]
+    assert "Z11" in pages[5] and "Rule points exercised" in pages[5]
+    assert "Seat fairness" in pages[6] and "Holm p" in pages[6]
+    assert "A/B comparison" in pages[7] and "Mann-Whitney" in pages[7]
+    assert "win rate seat 3" in pages[7] and "two-proportion" in pages[7]
+    assert len(list(out.glob("page-*.png"))) == 8
     assert "report:" in r.output
 
 
@@ -251,10 +245,11 @@ def test_playtest_pdf_single_variant_is_reproducible(tmp_path):
     pa = tmp_path / "a" / "playtest-zombies-vs-vampires.pdf"
     pb = tmp_path / "b" / "playtest-zombies-vs-vampires.pdf"
     pages = pdf_pages(pa)
-    assert len(pages) == 5 and not any("A/B comparison" in t for t in pages)
-    assert "Did not end" in pages[0] and "4/4" in pages[0]        # flagged, honestly
-    assert "walls built" in pages[3] and "jump" in pages[3]
-    assert "NEVER EXERCISED" in pages[4] and "V15" in pages[4]
+    assert len(pages) == 7 and not any("A/B comparison" in t for t in pages)
+    assert "NOT every game ended" in pages[0] and "4/4" in pages[0]   # concluded, honestly
+    assert "Did not end" in pages[1] and "4/4" in pages[1]        # flagged, with a seed
+    assert "walls built" in pages[4] and "jump" in pages[4]
+    assert "NEVER EXERCISED" in pages[5] and "V15" in pages[5]
     assert pa.read_bytes() == pb.read_bytes()                     # reproducible PDF
 
 

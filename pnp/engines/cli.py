@@ -12,24 +12,44 @@ class EngineInputError(PnpError):
     """A record, game, bot or variant the engines cannot use (exit status 2)."""
 
 
+BUDGET_HELP = ("Iterations per move of the search bot (--bot mcts / ismcts): it plays as "
+               "'mcts@BUDGET'; default 200.")
+BOT_HELP = ("random | greedy | planner | mcts (tree search) | a game's own bot "
+            "(zombies-vs-vampires: racer) | module:function, your own bot (docs/bots.md); games "
+            "with hidden hands (zombie-run): random | greedy | ismcts, from observations")
+
+
+def bot_with_budget(game: str, bot: str, budget: int | None) -> str:
+    """The bot name the simulator takes: ``--bot mcts --budget 50`` is ``mcts@50``."""
+    from pnp.engines.search import with_budget
+    try:
+        return with_budget(bot, budget)
+    except ValueError as error:
+        raise EngineInputError(f"{game}: {error}") from None
+
+
 @click.command()
 @click.argument("game")
 @click.argument("record", type=click.Path(exists=True, dir_okay=False))
 @click.option("--keep-going", is_flag=True, help="Report every illegal move, not only the first.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable result.")
-def replay(game, record, keep_going, as_json):
-    """Check a recorded GAME move by move and print the final position and outcome.
+@click.option("--check", is_flag=True,
+              help="Verify the record's `expect:` block; print each mismatch at its line.")
+def replay(game, record, keep_going, as_json, check):
+    """Check a recorded GAME move by move and print the final position and outcome. Moves are
+    numbered from 1 (the record's first move is move 1).
 
-    Exit status: 0 all moves legal, 1 illegal moves found, 2 unusable record."""
+    Exit status: 0 all moves legal (--check: every expectation holds, expected illegal moves
+    included), 1 illegal moves found (--check: an expectation fails), 2 unusable record."""
     from pnp.engines.core import RecordError
     from pnp.engines.replay import replay_file
 
     try:
-        result = replay_file(game, record, keep_going=keep_going)
+        result = replay_file(game, record, keep_going=keep_going, check=check)
     except (RecordError, KeyError, ValueError) as error:
         raise EngineInputError(f"{record}: {error}") from None
     click.echo(result.to_json() if as_json else result.to_text())
-    click.get_current_context().exit(0 if result.ok else 1)
+    click.get_current_context().exit(0 if result.passed else 1)
 
 
 @click.command()
@@ -39,21 +59,27 @@ def replay(game, record, keep_going, as_json):
               help="Number of players; default: the game's own default (its least player count "
                    "unless the game declares one), so every game plays without it.")
 @click.option("--seed", default="0", show_default=True, help="Master seed; the same seed gives the same report.")
-@click.option("--bot", default="random", show_default=True,
-              help="random | greedy | planner | a game's own bot (zombies-vs-vampires: racer); "
-                   "games with hidden hands (zombie-run): random | greedy from observations")
+@click.option("--bot", default="random", show_default=True, help=BOT_HELP)
+@click.option("--budget", type=click.IntRange(min=1), default=None, help=BUDGET_HELP)
 @click.option("--variant", "variants", multiple=True, help="A named variant or key=value option (repeatable).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--max-turns", type=click.IntRange(min=1), default=None, help="Flag games longer than this.")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Play on the Dask cluster of this scheduler (tcp://host:8786) instead of "
+                   "--workers; same report. Needs pip install 'pnp[cluster]' (docs/cluster.md).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
-def simulate(game, count, players, seed, bot, variants, workers, max_turns, as_json):
+def simulate(game, count, players, seed, bot, budget, variants, workers, max_turns, scheduler,
+             as_json):
     """Play many GAME games with bots and report balance, length and rule coverage."""
+    from pnp.engines.cluster import executor_for
     from pnp.engines.simulate import simulate as run
 
+    bot = bot_with_budget(game, bot, budget)
     seed_value = int(seed) if seed.lstrip("-").isdigit() else seed
     extra = {} if max_turns is None else {"max_turns": max_turns}
-    with click.progressbar(length=count, label=f"{game}: {count} games", file=sys.stderr,
-                           show_eta=True) as bar:
+    with executor_for(scheduler, workers) as (executor, workers), \
+            click.progressbar(length=count, label=f"{game}: {count} games", file=sys.stderr,
+                              show_eta=True) as bar:
         done_before = [0]
 
         def progress(done, total):
@@ -62,7 +88,7 @@ def simulate(game, count, players, seed, bot, variants, workers, max_turns, as_j
 
         try:
             report = run(game, games=count, players=players, seed=seed_value, bot=bot, variants=list(variants),
-                         workers=workers, progress=progress, **extra)
+                         workers=workers, executor=executor, progress=progress, **extra)
         except (KeyError, ValueError) as error:
             raise EngineInputError(f"{game}: {error}") from None
     click.echo(report.to_json() if as_json else report.to_text())
@@ -77,25 +103,32 @@ def simulate(game, count, players, seed, bot, variants, workers, max_turns, as_j
 @click.option("--variant", "variants", multiple=True,
               help="A variant arm: named variants / key=value joined by commas ('default' = "
                    "none). Give two (or more) for an A/B comparison against the first.")
-@click.option("--bot", default="random", show_default=True,
-              help="random | greedy | planner | a game's own bot (zombies-vs-vampires: racer)")
+@click.option("--bot", default="random", show_default=True, help=BOT_HELP)
+@click.option("--budget", type=click.IntRange(min=1), default=None, help=BUDGET_HELP)
 @click.option("--seed", default="0", show_default=True, help="Master seed (same seed, same report).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--max-turns", type=click.IntRange(min=1), default=None,
               help="Turn cap: longer games are reported as 'did not end'.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Output folder (default output/playtest/GAME).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Play on the Dask cluster of this scheduler (tcp://host:8786) instead of "
+                   "--workers; same report. Needs pip install 'pnp[cluster]' (docs/cluster.md).")
 @click.option("--json", "as_json", is_flag=True, help="Also print the figures as JSON.")
-def playtest(game, count, players, variants, bot, seed, workers, max_turns, out_dir, as_json):
+def playtest(game, count, players, variants, bot, budget, seed, workers, max_turns, out_dir,
+             scheduler, as_json):
     """Simulate GAME and write a designer's report: PDF + PNGs (length, win share per seat,
     game figures, rule coverage, A/B comparison of two variants)."""
     import json
     from pathlib import Path
 
+    from pnp.engines.cluster import executor_for
     from pnp.engines.core import RecordError, get_game
-    from pnp.engines.playtest import parse_arm, result_json, run_playtest
+    from pnp.engines.playtest import parse_arm, require_matplotlib, result_json, run_playtest
     from pnp.engines.simulate import DEFAULT_MAX_TURNS
 
+    require_matplotlib()      # one line and exit 2 before any game is played
+    bot = bot_with_budget(game, bot, budget)
     seed_value = int(seed) if seed.lstrip("-").isdigit() else seed
     try:
         cls = get_game(game)
@@ -107,8 +140,9 @@ def playtest(game, count, players, variants, bot, seed, workers, max_turns, out_
         arms = [parse_arm(v) for v in variants] or [[]]
         out = Path(out_dir) if out_dir else Path("output") / "playtest" / game
         total = count * len(counts) * len(arms)
-        with click.progressbar(length=total, label=f"{game}: {total} games",
-                               file=sys.stderr) as bar:
+        with executor_for(scheduler, workers) as (executor, workers), \
+                click.progressbar(length=total, label=f"{game}: {total} games",
+                                  file=sys.stderr) as bar:
             last = [0]
 
             def progress(done, n):
@@ -119,7 +153,8 @@ def playtest(game, count, players, variants, bot, seed, workers, max_turns, out_
 
             res = run_playtest(game, games=count, players=counts, arms=arms, bot=bot,
                                seed=seed_value, workers=workers, out=out,
-                               max_turns=max_turns or DEFAULT_MAX_TURNS, progress=progress)
+                               max_turns=max_turns or DEFAULT_MAX_TURNS, progress=progress,
+                               **({} if executor is None else {"executor": executor}))
     except (RecordError, KeyError, ValueError) as error:
         raise EngineInputError(f"{game}: {error}") from None
     for line in res.summary_lines():

@@ -17,7 +17,8 @@ Stable API (other engines import it):
   ``validate_position(position)`` (a record's start, in game terms; schemas ``compact_position_schema``
   and ``snapshot_state_schema``),
   ``count(key, n)`` / ``counters`` (undoable per-game counters) and ``stats()`` (game-specific
-  figures for the simulation report), ``unfinished_rules`` (outcome rules meaning "did not end").
+  figures for the simulation report), ``unfinished_rules`` (outcome rules meaning "did not end"),
+  ``game_win_rules`` (outcome rules meaning "the game beat the players": a cooperative game).
 - Hidden information: a game whose players do not see everything defines ``observation(seat)``
   (a JSON-able dict with the legal move texts under ``"legal"`` for the seat to move) and
   ``observation_bots`` (bot name -> ``fn(observation, rng) -> move text``); the simulator then
@@ -318,6 +319,9 @@ class GameState:
     rule_points: ClassVar[tuple[str, ...]] = ()   # every rule id the engine can fire (coverage)
     # outcome rules that mean "the game did not end" (never-ending guards), not a real finish
     unfinished_rules: ClassVar[tuple[str, ...]] = ("cap", "repetition")
+    # outcome rules meaning the game itself won (cooperative games: players vs the game); the
+    # playtest report then speaks of "the players win X%" (pnp.engines.conclusions)
+    game_win_rules: ClassVar[tuple[str, ...]] = ()
     # game-specific figures returned by stats(): key -> short human label (report order)
     stat_labels: ClassVar[dict[str, str]] = {}
 

@@ -12,42 +12,85 @@ Record format (YAML, one mapping)::
     moves:                     # move texts in the game's notation
       - move G1 14,5>14,3
       - noise G1
-    expect:                    # optional, checked by check_expectations() (scenario tests)
+    expect:                    # optional; checked by `pnp replay --check` and the scenario tests
       outcome: {winners: [0], rule: C22}    # or "none" (game still running)
-      illegal: [{ply: 2, rule: C6}]
+      illegal: [{move: 3, rule: C6}]
       rules: [C9, C11]         # rule points that must have fired
       rules_count: {C13: 3}    # exact counts
       not_rules: [C14]         # rule points that must not have fired
       position: {gate: damaged, scores: [1, 0], stacks: {"13,7": 4}, ...}
 
 ``replay(record)`` stops at the first illegal move unless ``keep_going`` (then the move is
-skipped and replay goes on). Each problem carries the move, its rule point and the legal moves.
+skipped and replay goes on). Each problem carries the move, its rule point, the record's file and
+the line of the move, the legal moves of the piece or card the move names (a game's
+``move_subjects(text)``: the names of the pieces or cards a move text names, never raising; a
+game without it gets the whole list) and, for a text the game cannot read (rule ``notation``),
+the closest legal move texts.
+
+Moves are numbered from 1 everywhere: the record's first move is move 1 in the text report, in
+the JSON (``move``, ``stopped_at``) and in ``expect: illegal: [{move: N}]``.
 """
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pnp.engines.core import GameState, IllegalMoveError, Outcome, RecordError, engine_for, get_game
-from pnp.errors import PnpError, Problems
+from pnp.errors import PnpError, Problems, display_path, location
 from pnp.schema import Field, Schema, Validator
-from pnp.yamlsource import load_source
+from pnp.yamlsource import Source, dotted, load_source
+
+NOTATION = "notation"        # the rule code of a move text the game cannot read
+MAX_GUESSES = 3              # "did you mean" names at most this many legal moves
 
 
 @dataclass
 class MoveProblem:
-    ply: int                 # index in the record's move list (0-based)
-    move: str
+    number: int              # the move's number in the record's `moves` (the first move is 1)
+    text: str
     rule: str
     reason: str
     position: str
-    legal: list[str]
+    legal: list[str]         # the legal moves of the pieces or cards in `subjects`, else all
+    legal_total: int = 0     # how many legal moves there are in all
+    subjects: list[str] = field(default_factory=list)   # what the move names (a piece, a card)
+    guesses: list[str] = field(default_factory=list)    # closest legal texts (unreadable move)
+    file: str = ""
+    line: int = 0            # the move's line in the record (0: not read from a file)
 
     def to_dict(self) -> dict:
-        return {"ply": self.ply, "move": self.move, "rule": self.rule, "reason": self.reason,
-                "position": self.position, "legal": self.legal}
+        return {"move": self.number, "text": self.text, "file": self.file, "line": self.line,
+                "rule": self.rule, "reason": self.reason, "did_you_mean": self.guesses,
+                "position": self.position, "legal": self.legal, "legal_of": self.subjects,
+                "legal_total": self.legal_total}
+
+    def headline(self) -> str:
+        """'file:line: move N 'text': illegal, breaks RULE (reason)'."""
+        where = location(self.file, self.line, "") + " " if self.file else ""
+        return (f"{where}move {self.number} {self.text!r}: illegal, breaks {self.rule}"
+                + (f" ({self.reason})" if self.reason else ""))
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """An expectation of the record's `expect:` block that the replay does not meet."""
+
+    key: tuple               # the key it is about, e.g. ("expect", "outcome", "rule")
+    expected: Any
+    got: Any
+    message: str             # what was expected and what happened
+    file: str = ""
+    line: int = 0
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "line": self.line, "key": dotted(self.key),
+                "expected": self.expected, "got": self.got, "message": self.message}
+
+    def __str__(self) -> str:
+        return f"{location(self.file, self.line, dotted(self.key))} {self.message}"
 
 
 @dataclass
@@ -58,12 +101,49 @@ class ReplayResult:
     problems: list[MoveProblem]
     state: GameState
     outcome: Outcome | None
-    stopped_at: int | None = None        # ply of the illegal move that stopped the replay
+    stopped_at: int | None = None        # number (from 1) of the illegal move that stopped it
     record: dict = field(default_factory=dict, repr=False)
+    source: Source | None = field(default=None, repr=False)   # the record's file and lines
+    mismatches: list[Mismatch] | None = None   # the expect block, once checked (check())
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def passed(self) -> bool:
+        """Checked: every expectation holds (expected illegal moves included); else: every move
+        is legal. What `pnp replay` exits 0 on."""
+        return not self.mismatches if self.mismatches is not None else self.ok
+
+    def check(self) -> list[Mismatch]:
+        """Compare the replay with the record's `expect:` block and keep the mismatches."""
+        self.mismatches = expectation_mismatches(self)
+        return self.mismatches
+
+    def _expect_dict(self) -> dict | None:
+        if self.mismatches is None:
+            return {"checked": False} if self.record.get("expect") is not None else None
+        return {"checked": True, "ok": not self.mismatches,
+                "mismatches": [m.to_dict() for m in self.mismatches]}
+
+    def _verdict(self) -> str:
+        """The last line: what the exit status says (``passed``)."""
+        illegal = f"{len(self.problems)} illegal move(s)"
+        if self.mismatches is None:
+            return "OK" if self.ok else illegal
+        if self.mismatches:
+            return f"FAILED: {len(self.mismatches)} expectation(s) not met"
+        return "OK: as expected" + (f" ({illegal}, all expected)" if self.problems else "")
+
+    def _expect_lines(self) -> list[str]:
+        if self.mismatches is None:
+            return ["  expect: not checked (use --check)"] if self.record.get("expect") is not None else []
+        if not self.mismatches:
+            return ["  expect: every expectation holds"]
+        count = len(self.mismatches)
+        return [f"  expect: {count} mismatch{'es' if count != 1 else ''}",
+                *(f"    {m}" for m in self.mismatches)]
 
     def to_dict(self) -> dict:
         return {
@@ -73,6 +153,7 @@ class ReplayResult:
             "moves_played": self.moves_played,
             "stopped_at": self.stopped_at,
             "problems": [p.to_dict() for p in self.problems],
+            "expect": self._expect_dict(),
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
             "position": self.state.describe(),
             "rules_fired": dict(sorted(self.state.rules_fired.items())),
@@ -80,19 +161,22 @@ class ReplayResult:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, sort_keys=False)
+        return json.dumps(self.to_dict(), indent=indent, sort_keys=False, default=str)
 
     def to_text(self, max_legal: int = 12) -> str:
         lines = [f"{self.game}: {self.moves_played}/{self.moves_total} moves replayed"]
         for p in self.problems:
-            lines.append(f"  move {p.ply + 1} {p.move!r}: illegal, breaks {p.rule}"
-                         + (f" ({p.reason})" if p.reason else ""))
+            lines.append("  " + p.headline())
+            if p.guesses:
+                lines.append("    did you mean " + " or ".join(repr(g) for g in p.guesses) + "?")
             lines.append(f"    position: {p.position}")
             if p.legal:
                 more = f" ... (+{len(p.legal) - max_legal})" if len(p.legal) > max_legal else ""
-                lines.append("    legal: " + "; ".join(p.legal[:max_legal]) + more)
+                of = (f" (the {len(p.legal)} moves of {', '.join(p.subjects)}; {p.legal_total} legal "
+                      "moves in all)" if p.subjects and len(p.legal) < p.legal_total else "")
+                lines.append("    legal: " + "; ".join(p.legal[:max_legal]) + more + of)
         if self.stopped_at is not None:
-            lines.append(f"  stopped at move {self.stopped_at + 1} (use --keep-going to continue)")
+            lines.append(f"  stopped at move {self.stopped_at} (use --keep-going to continue)")
         lines.append(f"  final position: {self.state.describe()}")
         if self.outcome is None:
             lines.append("  outcome: game not finished")
@@ -100,12 +184,13 @@ class ReplayResult:
             o = self.outcome
             who = ", ".join(f"seat {w}" for w in o.winners) or "nobody"
             lines.append(f"  outcome: {who} wins ({o.reason}; {o.rule}); scores {list(o.scores)}")
-        lines.append("  " + ("OK" if self.ok else f"{len(self.problems)} illegal move(s)"))
+        lines.extend(self._expect_lines())
+        lines.append("  " + self._verdict())
         return "\n".join(lines)
 
 
 ILLEGAL = Schema("illegal move", "A move the replay must refuse.", {
-    "ply": Field("int", "Index of the move in `moves` (0-based)."),
+    "move": Field("int", "The move's number in `moves` (the first move is 1)."),
     "rule": Field("str", "The rule point it breaks, e.g. C6."),
 }, unique=None)
 EXPECT = Schema("expect", "What must hold after the replay (scenario records).", {
@@ -127,7 +212,7 @@ RECORD = Schema("record", "A recorded game or scenario, replayed by `pnp replay`
     "options": Field("map:any", "Explicit options.", None),
     "position": Field("any", "A starting position: a to_dict() snapshot or the game's compact form.", None),
     "moves": Field("list:str", "The moves, in the game's notation.", []),
-    "expect": Field(EXPECT, "What must hold after the replay.", None),
+    "expect": Field(EXPECT, "What must hold after the replay (`pnp replay --check`).", None),
 })
 PERFT_POSITION = Schema("perft position", "A position and its number of legal moves.", {
     "name": Field("str", "What the position shows."),
@@ -155,13 +240,19 @@ def load_record(path: str | Path, game: str | None = None) -> dict:
     """A game record, validated: unknown keys, wrong types, a starting position the game refuses
     (a card in two places, a piece off its squares...) are DataErrors naming the line. `game` is
     the GAME the caller names (for records without `game:`)."""
+    return read_record(path, game)[0]
+
+
+def read_record(path: str | Path, game: str | None = None) -> tuple[dict, Source]:
+    """``load_record`` and the record's source, whose lines the replay's messages name."""
     problems = Problems()
     source = load_source(Path(path), problems)
     record = Validator(source, problems).check(source.value, RECORD) if source is not None else {}
     if source is not None and not problems:
         _check_start(record, source, problems, game)
     problems.raise_if_any()
-    return {k: v for k, v in record.items() if v is not None}
+    assert source is not None        # no source always comes with a problem, raised above
+    return {k: v for k, v in record.items() if v is not None}, source
 
 
 # the to_dict() snapshot around a game's own `state` (GameState.to_dict)
@@ -306,7 +397,9 @@ def start_state(record: dict, game: str | None = None) -> GameState:
     return cls.from_position(pos, players=players, seed=seed, variants=variants, options=options)
 
 
-def replay(record: dict, keep_going: bool = False, game: str | None = None) -> ReplayResult:
+def replay(record: dict, keep_going: bool = False, game: str | None = None,
+           source: Source | None = None) -> ReplayResult:
+    """Play the record's moves; `source` (``read_record``) gives the problems their lines."""
     st = start_state(record, game)
     moves = record.get("moves") or []
     if not isinstance(moves, list):
@@ -317,101 +410,179 @@ def replay(record: dict, keep_going: bool = False, game: str | None = None) -> R
     for i, text in enumerate(moves):
         text = str(text)
         try:
-            st.push_text(text)
+            st.push(_read_move(st, text))
             played += 1
         except IllegalMoveError as exc:
-            problems.append(MoveProblem(i, exc.move, exc.rule, exc.reason, exc.position,
-                                        exc.legal if exc.legal is not None else
-                                        [st.move_text(m) for m in st.legal_moves()]))
+            problems.append(_move_problem(st, i, exc, source))
             if not keep_going:
-                stopped = i
+                stopped = i + 1
                 break
-    return ReplayResult(st.name, len(moves), played, problems, st, st.outcome(), stopped, record)
+    return ReplayResult(st.name, len(moves), played, problems, st, st.outcome(), stopped, record, source)
 
 
-def replay_file(game: str | None, path: str | Path, keep_going: bool = False) -> ReplayResult:
-    """What ``pnp replay GAME FILE [--keep-going]`` calls."""
-    return replay(load_record(path, game), keep_going=keep_going, game=game)
+def _read_move(st: GameState, text: str):
+    """The move a text names; a game's parser that refuses with a bare ValueError is a
+    ``notation`` problem like any other."""
+    try:
+        return st.parse_move(text)
+    except IllegalMoveError:
+        raise
+    except ValueError as error:
+        raise st.illegal(text, NOTATION, str(error)) from None
+
+
+def _move_problem(st: GameState, index: int, exc: IllegalMoveError, source: Source | None) -> MoveProblem:
+    """The refused move as the report shows it: where it is, the legal moves of what it names
+    and, when the game cannot read it at all, the legal texts closest to it."""
+    legal = exc.legal if exc.legal is not None else [st.move_text(m) for m in st.legal_moves()]
+    subjects = _subjects(st, exc.move)
+    narrowed = [text for text in legal if subjects & _subjects(st, text)] if subjects else []
+    if not narrowed:                 # it names nothing, or nothing it names can move: all of them
+        subjects = set()
+        narrowed = legal
+    guesses = difflib.get_close_matches(exc.move, legal, n=MAX_GUESSES) if exc.rule == NOTATION else []
+    return MoveProblem(index + 1, exc.move, exc.rule, exc.reason, exc.position, narrowed, len(legal),
+                       sorted(subjects), guesses, display_path(source.file) if source else "",
+                       source.line(("moves", index)) if source else 0)
+
+
+def _subjects(st: GameState, text: str) -> set[str]:
+    """The pieces or cards a move text names (the game's ``move_subjects``; none without it)."""
+    named = getattr(st, "move_subjects", None)
+    return set(named(text)) if named is not None else set()
+
+
+def replay_file(game: str | None, path: str | Path, keep_going: bool = False,
+                check: bool = False) -> ReplayResult:
+    """What ``pnp replay GAME FILE [--keep-going] [--check]`` calls. `check` compares the result
+    with the record's `expect:` block (``ReplayResult.mismatches``); a block that lists illegal
+    moves is replayed to the end, so every refusal it expects is compared."""
+    record, source = read_record(path, game)
+    if check and (record.get("expect") or {}).get("illegal"):
+        keep_going = True
+    result = replay(record, keep_going=keep_going, game=game, source=source)
+    if check:
+        result.check()
+    return result
 
 
 # ----------------------------------------------------------------------------- expectations
 def check_expectations(result: ReplayResult, expect: dict | None = None) -> list[str]:
     """Compare a replay with the record's ``expect`` block; returns human-readable mismatches."""
+    return [str(m) for m in expectation_mismatches(result, expect)]
+
+
+def expectation_mismatches(result: ReplayResult, expect: dict | None = None) -> list[Mismatch]:
+    """Every expectation of the ``expect`` block (the record's by default) that the replay does
+    not meet, with the file and line of its key."""
     expect = expect if expect is not None else (result.record.get("expect") or {})
-    bad: list[str] = []
-    st = result.state
-    if expect.get("illegal") is not None:
-        want = [(int(e["ply"]), str(e["rule"])) for e in expect["illegal"] or []]
-        got = [(p.ply, p.rule) for p in result.problems]
-        if want != got:
-            bad.append(f"illegal moves: expected {want}, got {got}")
-    elif result.problems:
-        bad.append("unexpected illegal moves: "
-                   + "; ".join(f"{p.ply}:{p.move} ({p.rule}: {p.reason})" for p in result.problems))
+    found: list[tuple[tuple, Any, Any, str]] = []     # (key path, expected, got, message)
+    found += _illegal_mismatches(result, expect)
     if expect.get("outcome") is not None:
-        want = expect["outcome"]
-        out = result.outcome
-        if want in (None, "none"):
-            if out is not None:
-                bad.append(f"expected no outcome, got {out}")
-        elif out is None:
-            bad.append(f"expected outcome {want}, game not over ({st.describe()})")
-        else:
-            if "winners" in want and list(out.winners) != list(want["winners"]):
-                bad.append(f"winners: expected {want['winners']}, got {list(out.winners)}")
-            if "rule" in want and out.rule != want["rule"]:
-                bad.append(f"outcome rule: expected {want['rule']}, got {out.rule}")
-            if "scores" in want and list(out.scores) != list(want["scores"]):
-                bad.append(f"scores: expected {want['scores']}, got {list(out.scores)}")
-    for rule in expect.get("rules", []) or []:
-        if st.rules_fired.get(rule, 0) <= 0:
-            bad.append(f"rule {rule} never fired (fired: {sorted(st.rules_fired)})")
+        found += _outcome_mismatches(result, expect["outcome"])
+    fired = result.state.rules_fired
+    for i, rule in enumerate(expect.get("rules") or []):
+        if fired.get(rule, 0) <= 0:
+            found.append((("rules", i), rule, sorted(fired), f"rule {rule} never fired "
+                          f"(fired: {', '.join(sorted(fired)) or 'none'})"))
     for rule, n in (expect.get("rules_count") or {}).items():
-        if st.rules_fired.get(rule, 0) != n:
-            bad.append(f"rule {rule} fired {st.rules_fired.get(rule, 0)} times, expected {n}")
-    for rule in expect.get("not_rules", []) or []:
-        if st.rules_fired.get(rule, 0) > 0:
-            bad.append(f"rule {rule} fired but should not have")
-    pos = expect.get("position")
-    if pos:
-        bad.extend(_check_position(st, pos))
+        if fired.get(rule, 0) != n:
+            found.append((("rules_count", rule), n, fired.get(rule, 0),
+                          f"rule {rule}: expected {n} times, got {fired.get(rule, 0)}"))
+    for i, rule in enumerate(expect.get("not_rules") or []):
+        if fired.get(rule, 0) > 0:
+            found.append((("not_rules", i), 0, fired[rule],
+                          f"rule {rule} should not fire, fired {fired[rule]} times"))
+    if expect.get("position"):
+        found += [(("position",) + key, want, got, message)
+                  for key, want, got, message in _position_mismatches(result.state, expect["position"])]
+    source = result.source
+    file = display_path(source.file) if source else ""
+    out = []
+    for key, want, got, message in found:
+        path = key if key[0] == "moves" else ("expect",) + key
+        # the key without list indices: messages count moves from 1, never as moves[0]
+        shown = tuple(part for part in path if not isinstance(part, int))
+        out.append(Mismatch(shown, want, got, message, file, source.line(path) if source else 0))
+    return out
+
+
+def _illegal_mismatches(result: ReplayResult, expect: dict) -> list[tuple[tuple, Any, Any, str]]:
+    """The illegal moves against ``illegal`` (numbered from 1); without it, every move must be
+    legal (the mismatch is then at the refused move's own line)."""
+    got = [{"move": p.number, "rule": p.rule} for p in result.problems]
+    if expect.get("illegal") is not None:
+        want = [{"move": int(e["move"]), "rule": str(e["rule"])} for e in expect["illegal"] or []]
+        if want == got:
+            return []
+        return [(("illegal",), want, got, f"illegal moves: expected {_moves_and_rules(want)}, "
+                 f"got {_moves_and_rules(got)}")]
+    return [(("moves", p.number - 1), [], got[i], f"move {p.number} {p.text!r} is illegal "
+             f"({p.rule}: {p.reason}); the expect block lists no illegal move")
+            for i, p in enumerate(result.problems)]
+
+
+def _moves_and_rules(items: list[dict]) -> str:
+    return ", ".join(f"move {e['move']} breaks {e['rule']}" for e in items) or "none"
+
+
+def _outcome_mismatches(result: ReplayResult, want: Any) -> list[tuple[tuple, Any, Any, str]]:
+    out = result.outcome
+    if want in (None, "none"):
+        if out is None:
+            return []
+        return [(("outcome",), "none", out.to_dict(), f"outcome: expected none (the game goes on), "
+                 f"got {out.to_dict()}")]
+    if out is None:
+        return [(("outcome",), want, "none", f"outcome: expected {want}, got none (the game goes on: "
+                 f"{result.state.describe()})")]
+    if not isinstance(want, dict):
+        return [(("outcome",), want, out.to_dict(), f"outcome: expected {want!r}, got {out.to_dict()} "
+                 "(write `none` or {winners, rule, scores})")]
+    bad = []
+    got = {"winners": list(out.winners), "rule": out.rule, "scores": list(out.scores)}
+    for key in ("winners", "rule", "scores"):
+        if key in want and (list(want[key]) if isinstance(want[key], (list, tuple)) else want[key]) != got[key]:
+            bad.append((("outcome", key), want[key], got[key],
+                        f"outcome {key}: expected {want[key]}, got {got[key]}"))
     return bad
 
 
-def _check_position(st: GameState, want: dict) -> list[str]:
+def _position_mismatches(st: GameState, want: dict) -> list[tuple[tuple, Any, Any, str]]:
     """Compare selected keys of the final ``to_dict()["state"]``. Stacks may be given as full
     lists or as group sizes; ``absent`` lists cells that must be empty."""
     got = st.to_dict()["state"]
-    bad = []
+    ref = getattr(st, "zombie_ref", None)
+    bad: list[tuple[tuple, Any, Any, str]] = []
     for key, value in want.items():
         if key == "stacks":
-            gs = got["stacks"]
             for cell, v in value.items():
-                g = gs.get(cell)
+                g = got["stacks"].get(cell)
                 if isinstance(v, int):
                     if g is None or len(g) != v:
-                        bad.append(f"stack {cell}: expected {v} zombies, got {g}")
+                        bad.append(((key, cell), v, g, f"stack {cell}: expected {v} zombies, got {g}"))
                 else:
-                    ref = getattr(st, "zombie_ref", None)
                     vv = [ref(x) for x in v] if ref else v
                     if g != vv:
-                        bad.append(f"stack {cell}: expected {vv}, got {g}")
+                        bad.append(((key, cell), vv, g, f"stack {cell}: expected {vv}, got {g}"))
         elif key == "absent":
-            for cell in value:
+            for i, cell in enumerate(value):
                 if cell in got["stacks"]:
-                    bad.append(f"cell {cell} should be empty, holds {got['stacks'][cell]}")
+                    bad.append(((key, i), None, got["stacks"][cell],
+                                f"cell {cell} should be empty, holds {got['stacks'][cell]}"))
         elif key == "captured":
-            ref = getattr(st, "zombie_ref", None)
             for seat, refs in value.items():
                 vv = [ref(x) for x in refs] if ref else refs
                 if got["captured"][int(seat)] != vv:
-                    bad.append(f"captured[{seat}]: expected {vv}, got {got['captured'][int(seat)]}")
+                    bad.append(((key, seat), vv, got["captured"][int(seat)],
+                                f"captured[{seat}]: expected {vv}, got {got['captured'][int(seat)]}"))
         elif key == "zombies_on_board":
             n = sum(len(s) for s in got["stacks"].values())
             if n != value:
-                bad.append(f"zombies on board: expected {value}, got {n}")
+                bad.append(((key,), value, n, f"zombies on board: expected {value}, got {n}"))
         elif key not in got:
-            bad.append(f"unknown position key {key!r}")
+            bad.append(((key,), value, None, f"unknown position key {key!r} (the game's keys: "
+                        f"{', '.join(sorted(got))})"))
         elif got[key] != value:
-            bad.append(f"{key}: expected {value!r}, got {got[key]!r}")
+            bad.append(((key,), value, got[key], f"{key}: expected {value!r}, got {got[key]!r}"))
     return bad

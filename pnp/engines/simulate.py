@@ -22,7 +22,9 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from pnp.engines.botload import BotError
 from pnp.engines.core import GameState, Rng, derive_seed, get_game
+from pnp.engines.metrics import run_metrics
 
 BOTS = ("random", "greedy", "planner")
 DEFAULT_MAX_TURNS = 500
@@ -111,8 +113,9 @@ def bot_names(cls) -> tuple[str, ...]:
     observation bots (they see what their player may see); others offer the generic ones and
     the game's own ``bots`` (e.g. the Zombies vs Vampires racer)."""
     if hidden_information(cls):
-        return tuple(getattr(cls, "observation_bots", {}) or {})
-    return BOTS + tuple(getattr(cls, "bots", {}) or {})
+        searchable = callable(getattr(cls, "determinize", None))
+        return tuple(getattr(cls, "observation_bots", {}) or {}) + (("ismcts",) if searchable else ())
+    return BOTS + tuple(getattr(cls, "bots", {}) or {}) + ("mcts",)
 
 
 class RandomShim:
@@ -136,10 +139,40 @@ class RandomShim:
         return out
 
 
+def search_or_designer_bot(cls, name: str) -> Callable | None:
+    """``mcts[@budget]`` (no hidden information) / ``ismcts[@budget]`` (hidden information,
+    from determinisations: :mod:`pnp.engines.search`), a designer's ``module:function``
+    (:mod:`pnp.engines.botload`); None for any other name."""
+    from pnp.engines.botload import designer_bot, is_designer_bot
+    from pnp.engines.search import ismcts_bot, mcts_bot, parse_search_bot
+
+    if is_designer_bot(name):
+        return designer_bot(cls, name)
+    found = parse_search_bot(name)
+    if found is None:
+        return None
+    kind, budget = found
+    if hidden_information(cls):
+        if kind == "mcts":
+            raise ValueError(f"bot {name!r} would see hidden information in {cls.name}; "
+                             f"ismcts searches only what the seat to move may see")
+        if "ismcts" not in bot_names(cls):
+            raise ValueError(f"bot {name!r}: {cls.name} hides information but has no "
+                             f"determinize(seat, rng), so it cannot be searched")
+        return ismcts_bot(budget)
+    if kind == "ismcts":
+        raise ValueError(f"bot {name!r}: {cls.name} hides nothing from its players; use mcts")
+    return mcts_bot(budget)
+
+
 def get_game_bot(cls, name: str) -> Callable:
     """A ``fn(state, rng) -> move`` for ``cls``. With hidden information the bot is one of the
     game's ``observation_bots``: it gets ``state.observation(seat)`` only (never the state)
-    and answers a move text, which is parsed (and then legality-checked by ``push``)."""
+    and answers a move text, which is parsed (and then legality-checked by ``push``). Also
+    the search bots (``mcts`` / ``ismcts``, ``@budget``) and a designer's ``module:function``."""
+    searcher = search_or_designer_bot(cls, name)
+    if searcher is not None:
+        return searcher
     if hidden_information(cls):
         obs_bots = getattr(cls, "observation_bots", None) or {}
         if name not in obs_bots:
@@ -177,17 +210,19 @@ def play_one(game: str, players: int, seed: int, bot: str | Iterable[str] = "ran
     bots = [bot] * players if isinstance(bot, str) else list(bot)
     res: dict[str, Any] = {"seed": seed, "turns": 0, "plies": 0, "outcome": None, "scores": None,
            "capped": False, "unfinished": None, "problems": [], "error": None, "rules": {},
-           "stats": {}}
+           "stats": {}, "metrics": {}}
     try:
         fns = [get_game_bot(cls, b) for b in bots]
         st = cls.new(players=players, seed=seed, variants=variants)
         brng = Rng(seed ^ 0x5BD1E995)
         plies = 0
+        watch = PlayWatch(players)
         while st.outcome() is None:
             if st.turn_count > max_turns:
                 res["capped"] = True
                 res["unfinished"] = f"simulator turn cap {max_turns}"
                 break
+            watch.before_move(st)
             move = fns[st.to_move](st, brng)
             st.push(move)
             plies += 1
@@ -205,10 +240,50 @@ def play_one(game: str, players: int, seed: int, bot: str | Iterable[str] = "ran
         res.update(turns=st.turn_count, plies=plies, rules=dict(st.rules_fired),
                    outcome=None if out is None else out.to_dict(),
                    scores=list(out.scores) if out else list(getattr(st, "scores", ()) or ()),
-                   stats=st.stats())
+                   stats=st.stats(), metrics=watch.result(st.turn_count, plies))
+    except BotError:          # a designer's bot answered an illegal move: their bug, said as a message
+        raise
     except Exception as exc:  # reported as an anomaly with its seed
         res["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
     return res
+
+
+class PlayWatch:
+    """What play_one measures besides the outcome (Ludii-style metrics): the number of legal
+    moves at every decision (branching factor) and the leading seat by ``heuristic(seat)``,
+    sampled once per turn (lead changes). A tie for the lead keeps the previous leader, so a
+    level position is not counted as a change."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.choices: list[int] = []
+        self.leader: int | None = None
+        self.lead_changes = 0
+        self.sampled_turn: int | None = None
+
+    def before_move(self, st: GameState) -> None:
+        self.choices.append(len(st.legal_moves()))
+        if self.players > 1 and st.turn_count != self.sampled_turn:
+            self.sampled_turn = st.turn_count
+            self._sample_leader(st)
+
+    def _sample_leader(self, st: GameState) -> None:
+        values = [st.heuristic(q) for q in range(self.players)]
+        best = max(values)
+        leaders = [q for q, v in enumerate(values) if v >= best - 1e-9]
+        if len(leaders) != 1:
+            return
+        if self.leader is not None and leaders[0] != self.leader:
+            self.lead_changes += 1
+        self.leader = leaders[0]
+
+    def result(self, turns: int, plies: int) -> dict:
+        c = self.choices
+        return {"branching_mean": statistics.fmean(c) if c else None,
+                "branching_median": statistics.median(c) if c else None,
+                "decisions": len(c),
+                "lead_changes": self.lead_changes if self.players > 1 else None,
+                "moves_per_turn": plies / turns if turns else None}
 
 
 def _play_chunk(args) -> list[dict]:
@@ -410,6 +485,13 @@ class SimulationReport:
             "never_exercised": never,
             "stats": stats,
             "stat_labels": dict(getattr(get_game(self.game), "stat_labels", {}) or {}),
+            "outcome_rules": dict(sorted(Counter(r["outcome"]["rule"] for r in finished).items(),
+                                         key=lambda kv: _rule_key(kv[0]))),
+            "metrics": run_metrics(res),
+            # seat wins among the games with exactly one winner (the seat-fairness test's data)
+            "single_winner_seats": [sum(1 for r in finished if r["outcome"]["winners"] == [q])
+                                    for q in range(self.players)],
+            "no_winner_rules": sorted({r["outcome"]["rule"] for r in no_winner}),
             "anomalies": anomalies,
         }
         if "gate_broken" in stats:          # Cimiterio: everyone loses when the gate breaks
@@ -458,6 +540,11 @@ class SimulationReport:
                      f"{100 * w['ci95'][0]:.1f}-{100 * w['ci95'][1]:.1f}%)")
         L.append(f"  no winner        {s['no_winner']}   shared wins {s['shared_wins']}   "
                  f"tie-breaks {s['tie_breaks']} ({100 * s['tie_rate']:.1f}%)")
+        m = s["metrics"]
+        L.append(f"  metrics          decisiveness {_f(m['decisiveness'])}, drawishness "
+                 f"{_f(m['drawishness'])}, lead changes mean {_f(m['lead_changes']['mean'])}, "
+                 f"branching factor mean {_f(m['branching_mean'])} (median "
+                 f"{_g(m['branching_median'])}), moves per turn {_f(m['moves_per_turn'])}")
         if s["stats"]:
             L.append("  game figures (per game, all games played):")
             labels = s["stat_labels"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from pnp.engines.cimiterio.actions import Actions
+from pnp.engines.cimiterio.bots import determinize
 from pnp.engines.cimiterio.notation import Notation
 from pnp.engines.cimiterio.state import (
     GATE_BROKEN,
@@ -24,6 +25,7 @@ class Cimiterio(Actions, PositionChecks, Notation):
     max_players = 4
     default_players = 2         # the usual game; 1 is the solo variant
     rule_points = tuple(f"C{i}" for i in range(1, 27))
+    game_win_rules = ("C14",)   # the broken gate: the zombies win, every player loses
     default_options: ClassVar[dict] = {
         "metric": "bfs",            # path toward the gate: bfs (shortest over gaps) | manhattan
         "step": "down-first",       # tie between equally short steps: down-first | across-first
@@ -137,6 +139,11 @@ class Cimiterio(Actions, PositionChecks, Notation):
                     x = nx.get(x)
                     k += 1
         return v
+
+    def determinize(self, seat: int, rng) -> "Cimiterio":
+        """This position with the face-down decks in an order drawn from ``rng``, for the mcts
+        search bot (see :func:`.bots.determinize`)."""
+        return determinize(self, seat, rng)
 
     def stats(self) -> dict:
         rf = self.rules_fired

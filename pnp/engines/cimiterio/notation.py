@@ -64,6 +64,14 @@ class Notation(CimiterioState):
             return self._parse_guardian_moves(words[1:], bad)
         raise bad("notation", "unknown move; try move/noise/pass/first/personal")
 
+    def move_subjects(self, text: str) -> set[str]:
+        """The guardians a move text names (``move G1 ...`` names G1), for the replay's list of
+        their legal moves; other moves name none. Never raises."""
+        words = str(text).lower().split()
+        if not words or words[0] != "move":
+            return set()
+        return {word.upper() for word in words[1:] if word in ("g1", "g2")}
+
     def _parse_guardian_moves(self, rest: list[str], bad) -> tuple:
         """``G1 r,c>r,c [G2 r,c>r,c]``; intermediate stops (``a>b>c``) must be consecutive (C6)."""
         B = self.B

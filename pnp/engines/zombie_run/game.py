@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from pnp.engines.core import register
-from pnp.engines.zombie_run.bots import greedy_bot, random_bot
+from pnp.engines.zombie_run.bots import determinize, greedy_bot, random_bot
 from pnp.engines.zombie_run.deck import GAME
 from pnp.engines.zombie_run.notation import Notation
 from pnp.engines.zombie_run.playout import Playout
@@ -103,3 +103,13 @@ class ZombieRun(Playout, Notation, PositionChecks):
             "legal": ([self.move_text(m) for m in self.legal_moves()]
                       if seat == self.turn else []),
         }
+
+    def determinize(self, seat: int, rng) -> "ZombieRun":
+        """A position ``seat`` cannot tell from this one (its hidden cards dealt again from
+        ``rng``), for the ismcts search bot; see :func:`.bots.determinize`."""
+        return determinize(self, seat, rng)
+
+    def search_playout(self, rng, cap: int) -> None:
+        """The search bots' random playout: the fast one, to the end (random games are short,
+        about 36 plies, and always end), so ``cap`` is not needed."""
+        self.playout(rng)

@@ -64,6 +64,17 @@ class Notation(Turns):
                 raise self.illegal(text, "Z3", f"no player {target}")
         return mk(PLAY if verb == "play" else SPECIAL, t, q)
 
+    def move_subjects(self, text: str) -> set[str]:
+        """The card a move text names (``play item:bat>P2``, ``special ...``, ``discard ...``),
+        for the replay's list of that card's legal plays; other moves name none. Never raises."""
+        verb, _, rest = " ".join(str(text).strip().split()).partition(" ")
+        if verb not in ("play", "special", "discard") or not rest:
+            return set()
+        try:
+            return {self.data.names[self.data.type_of(rest.partition(">")[0].strip())]}
+        except ValueError:               # not a card of this deck
+            return set()
+
     def _card(self, token: str, text: str) -> int:
         try:
             return self.data.type_of(token)

@@ -1,11 +1,17 @@
 """Legal moves: the list (``legal_moves``), the direct check of one move (``_legal_direct``, what
 ``push`` asks) and the rule a refused move breaks (``_illegal_reason``, ``_check_path``).
 
+A written path names one route: each leg ``A>B`` is a straight orthogonal line, walked square by
+square with every occupied square on it jumped (``_unit_steps``); a leg that is not straight is
+refused (V5), never re-read as some route that happens to reach B.
+
 ``_menu`` says what the rolled die allows this turn; the list and the direct check both read it,
 and both ask the same movement and wall rules (movement.py, walls.py), so ``_legal_direct(m)``
 equals ``m in legal_moves()`` (tests check it move by move).
 """
 from __future__ import annotations
+
+from itertools import pairwise
 
 from pnp.engines.zombies_vs_vampires.movement import Movement
 from pnp.engines.zombies_vs_vampires.moves import (
@@ -155,7 +161,7 @@ class Legality(Movement):
         k, build, pm, _ = self._menu()
         if kind == MOVE:
             if not k:
-                return ("V3", f"the die shows {self.face_text!r}: no movement this turn")
+                return self._why_no_move()
             if a not in self.pos[p]:
                 return ("V4", "move one of your own pieces")
             if (self.target_mask[p] >> a) & 1 and not self.home_zone_mode:
@@ -182,7 +188,11 @@ class Legality(Movement):
                 return ("V8", "walls are removed only on the +/- face")
             return ("V8", "no such wall on the board")
         if kind == PASS:
-            return ("V14" if build else "V4", "a legal action exists")
+            if build:                            # V14 excuses only a size with no spot left
+                return ("V7", f"you must build: a wall of size {self.wsize} fits")
+            if pm:
+                return ("V8", "choose: remove a wall or build one")
+            return ("V4", "a legal move exists: you must move")
         if kind == PMBUILD:
             return ("V8", "choosing to build is for the +/- face")
         if kind == REROLL:
@@ -202,20 +212,64 @@ class Legality(Movement):
             return ("V4", f"more than {k} steps away")
         return ("V5", "that square cannot be reached (walls and pieces in the way)")
 
+    def _why_no_move(self) -> tuple[str, str]:
+        """The rule a move breaks when the die allows none: the forced choice of the face."""
+        if self.phase == PH_BUILD or (self.phase == PH_ACT and self.face == F_BUILD):
+            return ("V7", f"the die shows build: you must build a wall of size {self.wsize}")
+        if self.phase == PH_ACT and self.face == F_PM:
+            return ("V8", "the die shows +/-: remove a wall or build one")
+        return ("V3", f"the die shows {getattr(self, 'face_text', '?')!r}: no movement this turn")
+
+    def _unit_steps(self, sqs: list[int], occ: int, limit: int) -> list[int] | tuple[str, str]:
+        """The squares a written path visits one step at a time, or (rule, reason) when a leg
+        is not a straight orthogonal line (V5). A leg A>B runs along its row or column: the
+        next square is walked to when empty, jumped over when ``occ`` holds a piece there (V6;
+        the leg's last square is always walked to, so landing on a piece is refused by the
+        step check). The route is the text's, so a wall on the line refuses the move (V5, V6).
+        Stops after ``limit`` steps (a route longer than the die allows is refused anyway)."""
+        g = self.geo
+        W = g.W
+        out = [sqs[0]]
+        for s, t in pairwise(sqs):
+            (rs, cs), (rt, ct) = divmod(s, W), divmod(t, W)
+            if s == t:
+                return ("V5", f"{g.sq_name(s)}>{g.sq_name(t)} is no step")
+            if rs != rt and cs != ct:
+                return ("V5", f"{g.sq_name(s)}>{g.sq_name(t)} is not a straight orthogonal line: "
+                              f"steps are orthogonal; write the route, e.g. {g.sq_name(s)}>"
+                              f"{g.sq_name(rs * W + ct)}>{g.sq_name(t)} or {g.sq_name(s)}>"
+                              f"{g.sq_name(rt * W + cs)}>{g.sq_name(t)}")
+            d = (1 if ct > cs else -1) if rs == rt else (W if rt > rs else -W)
+            cur = s
+            while cur != t:
+                nxt = cur + d
+                if nxt != t and (occ >> nxt) & 1:          # a piece on the line: jump it
+                    nxt += d
+                out.append(nxt)
+                cur = nxt
+            if len(out) > limit:
+                break
+        return out
+
     def _check_path(self, sqs: list[int]):
-        """Validate an explicit path step by step; returns (rule, reason) or None."""
+        """Validate a written path step by step (legs: ``_unit_steps``); returns (rule, reason)
+        or None."""
         p = self.turn
         k = self._move_steps()
         if not k:
-            return ("V3", "no movement this turn")
-        if len(sqs) - 1 > k:
-            return ("V4", f"{len(sqs) - 1} steps, the die allows {k}")
-        if self.exact and len(sqs) - 1 < k and not (
-                (self.target_mask[p] >> sqs[-1]) & 1 and not (self.target_mask[p] >> sqs[-2]) & 1):
-            return ("V4", f"exactly {k} steps (variant exact)")
+            return self._why_no_move()
         if sqs[0] not in self.pos[p]:
             return ("V4", "move one of your own pieces")
         occ0 = self.occ ^ (1 << sqs[0])
+        route = self._unit_steps(sqs, occ0, k + 1)
+        if isinstance(route, tuple):
+            return route
+        if len(route) - 1 > k:
+            return ("V4", f"more steps than the die allows ({k})")
+        sqs = route
+        if self.exact and len(sqs) - 1 < k and not (
+                (self.target_mask[p] >> sqs[-1]) & 1 and not (self.target_mask[p] >> sqs[-2]) & 1):
+            return ("V4", f"exactly {k} steps (variant exact)")
         succ = self._stepper(p, occ0, zone_rule=False)
         g = self.geo
         W = g.W
@@ -242,6 +296,7 @@ class Legality(Movement):
             if self._blocked(s, d) or self._blocked(mid, d):
                 return ("V6", "never jump over a wall")
             if (occ0 >> t) & 1:
-                return ("V6", f"{g.sq_name(t)} is occupied")
-            return ("V6", "illegal jump")
+                return ("V6", f"a jump goes over one piece to the empty square beyond: "
+                              f"{g.sq_name(t)} is occupied too")
+            return ("V6", f"{g.sq_name(mid)} may not be jumped over (a piece safe at home)")
         return None

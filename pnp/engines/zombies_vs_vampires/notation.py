@@ -1,7 +1,9 @@
 """Move texts and position descriptions.
 
-``move c3>c5>e5`` (each landing square; ``c3>e5`` is accepted too, the engine writes a shortest
-path), ``build h:d4-3``, ``remove h:d4-3`` / ``remove w7`` (the 7th wall built), ``build``
+``move c3>c5>e5`` (the route: each leg a straight orthogonal line, walked square by square and
+jumping every piece on it, so ``c3>c5`` walks c4 when it is empty and jumps it when it is not;
+a leg that is not straight, ``e5>f6``, is refused, never re-read as a route; the engine writes
+one square per step), ``build h:d4-3``, ``remove h:d4-3`` / ``remove w7`` (the 7th wall built), ``build``
 (under the +/- face: choose to build, then the size die is rolled), ``pass``, ``reroll``,
 ``roll action`` / ``roll size`` (V15 variants). Squares and walls: geometry.py.
 """
@@ -68,12 +70,10 @@ class Notation(Legality):
                 sqs = [g.parse_sq(x) for x in rest.split(">")]
                 if len(sqs) < 2:
                     raise ValueError("write move FROM>...>TO")
-                mv = mkmove(MOVE, sqs[0], sqs[-1])
-                if len(sqs) > 2:
-                    bad = self._check_path(sqs)
-                    if bad:
-                        raise self.illegal(text, *bad)
-                return mv
+                bad = self._check_path(sqs)      # the route the text names, even from>to
+                if bad:
+                    raise self.illegal(text, *bad)
+                return mkmove(MOVE, sqs[0], sqs[-1])
             if verb in ("build", "remove"):
                 if verb == "remove" and rest.startswith("w") and rest[1:].isdigit():
                     serial = int(rest[1:])
@@ -98,6 +98,17 @@ class Notation(Legality):
             raise self.illegal(text, "notation", str(e)) from None
         raise self.illegal(text, "notation", "moves: move A>B>C, build h:d4-3, remove w7 / "
                                              "remove h:d4-3, build, pass, reroll, roll action|size")
+
+    def move_subjects(self, text: str) -> set[str]:
+        """The piece a move text names (``move e5>...`` names e5), for the replay's list of that
+        piece's legal moves; walls and words name none. Never raises."""
+        verb, _, rest = " ".join(str(text).strip().lower().split()).partition(" ")
+        if verb != "move":
+            return set()
+        try:
+            return {self.geo.sq_name(self.geo.parse_sq(rest.split(">")[0]))}
+        except ValueError:
+            return set()
 
     def describe(self) -> str:
         g = self.geo
