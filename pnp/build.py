@@ -19,6 +19,7 @@ from pnp.i18n import sheet as sheet_text
 from pnp.limits import MAX_FACES_PER_BUILD
 from pnp.pack import Card, Deck, Pack, load_pack
 from pnp.preview import write_previews
+from pnp.print_constants import FLIPS, LAYOUTS  # noqa: F401  (re-exported: the CLI and tests read them here)
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TEMPLATE_NO_BACK, TemplateProblem
 from pnp.sheets.pdfcommon import Staging, remove_leftovers, staged
@@ -28,8 +29,6 @@ from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, FitIssue
 
 FACES = ("front", "back")
 TEXT_MISSING = "text.missing"           # a text key the build language lacks (also the loader's code)
-LAYOUTS = ("duplex", "gutterfold")
-FLIPS = ("long", "short")
 
 
 class UnknownLanguageError(PnpError):

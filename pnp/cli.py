@@ -2,20 +2,26 @@
 from __future__ import annotations
 
 import errno
+import importlib
 import sys
 from pathlib import Path
 
 import click
 
-from pnp import build as build_module
-from pnp.check.cli import check
-from pnp.engines.cli import playtest, replay, simulate
 from pnp.errors import InternalError, OutputError, PnpError, display_path, os_error_text
-from pnp.i18n.cli import i18n
 from pnp.i18n.sheet import languages as sheet_languages
-from pnp.pack import available_packs, load_pack
-from pnp.print_constants import PAPERS
-from pnp.units import pt_to_mm
+from pnp.print_constants import FLIPS, LAYOUTS, PAPERS
+
+# Commands of other packages, imported only when they run (or --help lists them): starting pnp
+# stays light, and `pnp build` never imports the engines, the checker's CLI or the server.
+LAZY_COMMANDS = {
+    "check": "pnp.check.cli:check",
+    "i18n": "pnp.i18n.cli:i18n",
+    "replay": "pnp.engines.cli:replay",
+    "simulate": "pnp.engines.cli:simulate",
+    "playtest": "pnp.engines.cli:playtest",
+    "serve": "pnp.serve.cli:serve",
+}
 
 
 def _offset(ctx, param, value: str) -> tuple[float, float]:
@@ -31,6 +37,15 @@ class PnpGroup(click.Group):
     traceback. Commands say themselves what they could not write (OutputError); an OSError that
     reaches here still names its file and reason, and a RecursionError or MemoryError gets a last
     resort message asking for a report. Ctrl-C stays click's ("Aborted!")."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS:
+            module, attr = LAZY_COMMANDS[name].split(":")
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -53,8 +68,8 @@ def main() -> None:
 @click.argument("games", nargs=-1)
 @click.option("--lang", default="all", show_default=True, help="Language code, or 'all' for every declared language.")
 @click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True)
-@click.option("--layout", type=click.Choice(build_module.LAYOUTS), default="duplex", show_default=True)
-@click.option("--flip", type=click.Choice(build_module.FLIPS), default="long", show_default=True,
+@click.option("--layout", type=click.Choice(LAYOUTS), default="duplex", show_default=True)
+@click.option("--flip", type=click.Choice(FLIPS), default="long", show_default=True,
               help="Duplex flip edge your printer uses.")
 @click.option("--back-offset", default="0,0", callback=_offset, show_default=True,
               help="X,Y mm shift of every back page (read it off `pnp calibrate`).")
@@ -66,6 +81,9 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Fail on a missing translation instead of printing the English text.")
 def build(games, lang, paper, layout, flip, back_offset, out, png, mat, force, strict):
     """Build printable PDFs for GAMES (pack names or pack folders; default: every shipped game)."""
+    from pnp import build as build_module
+    from pnp.pack import available_packs
+
     games = list(games) or [p.name for p in available_packs()]
     if not games:
         raise PnpError("no games to build: data/ holds no packs")
@@ -90,6 +108,9 @@ def build(games, lang, paper, layout, flip, back_offset, out, png, mat, force, s
 @click.argument("games", nargs=-1)
 def list_games(games):
     """Show games, their components, card counts and languages."""
+    from pnp.pack import available_packs, load_pack
+    from pnp.units import pt_to_mm
+
     paths = list(games) or [p.name for p in available_packs()]
     for name in paths:
         pack = load_pack(name)
@@ -118,7 +139,7 @@ def list_games(games):
 
 @main.command()
 @click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True)
-@click.option("--flip", type=click.Choice(build_module.FLIPS), default="long", show_default=True)
+@click.option("--flip", type=click.Choice(FLIPS), default="long", show_default=True)
 @click.option("--lang", type=click.Choice(sheet_languages()), default="en", show_default=True,
               help="Language of the sheet's instructions.")
 @click.option("--out", type=click.Path(path_type=Path), metavar="DIRECTORY", default=Path("output"),
@@ -160,17 +181,6 @@ def schema_command(game, as_json, out):
         return
     for path in schemadoc.write_json_schemas(out, find_pack(game) if game else None):
         click.echo(f"wrote {path}")
-
-
-main.add_command(check)
-main.add_command(i18n)
-main.add_command(replay)
-main.add_command(simulate)
-main.add_command(playtest)
-
-from pnp.serve.cli import serve  # noqa: E402 - light: the server is imported when the command runs
-
-main.add_command(serve)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,8 @@
 """Every print constant, named once. Lengths in mm unless the name says otherwise."""
 
+LAYOUTS = ("duplex", "gutterfold")   # how card sheets are printed: two-sided, or folded along a gutter
+FLIPS = ("long", "short")           # the paper edge a duplex printer turns the sheet over
+
 BLEED_MM = 3.0            # art extends this far past the trim (1/8 in)
 SAFE_MM = 3.0             # keep text and key art this far inside the trim
 MIN_EDGE_MM = 5.0         # nothing is drawn closer than this to a paper edge (home printers' dead zone)

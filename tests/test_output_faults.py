@@ -172,12 +172,12 @@ def test_calibrate_into_a_folder_that_is_a_file(tmp_path):
 
 
 def test_an_os_error_anywhere_is_one_line(monkeypatch):
-    import pnp.cli as cli
+    import pnp.pack
 
     def unreadable(name):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), "/packs/x/pack.yaml")
 
-    monkeypatch.setattr(cli, "load_pack", unreadable)
+    monkeypatch.setattr(pnp.pack, "load_pack", unreadable)     # `pnp list` imports it when it runs
     result = CliRunner().invoke(main, ["list", "x"])
     assert result.exit_code == 2
     assert result.output == "pnp list: /packs/x/pack.yaml: Permission denied (errno 13)\n"

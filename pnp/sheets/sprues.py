@@ -10,10 +10,10 @@ from pathlib import Path
 import yaml
 
 from pnp import print_constants as pc
+from pnp.print_constants import LAYOUTS
 from pnp.units import card_size_pt, mm, pt_to_mm, to_pt
 
 SPRUES_FILE = Path(__file__).with_name("sprues.yaml")
-LAYOUTS = ("duplex", "gutterfold")
 ORIENTATIONS = ("portrait", "landscape")
 _KEYS = {"id", "paper", "orientation", "layout", "card", "grid", "gap", "gutter"}
 _SIZE_TOLERANCE_PT = 0.05

@@ -1,0 +1,47 @@
+"""Starting pnp stays light: `import pnp.cli` loads no drawing, engine or report code, and
+`pnp build` never imports the engines, the checker's CLI, the preview server or matplotlib
+(speed is measured by benchmarks/, never timed here: these tests look at sys.modules)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import TINY
+
+HEAVY = ("pnp.engines", "pnp.serve", "pnp.check", "pnp.build", "pnp.components", "reportlab", "matplotlib",
+         "numpy", "svgwrite", "pypdfium2", "uharfbuzz")
+
+
+def modules_after(code: str) -> list[str]:
+    """The top modules loaded by a child Python running `code` (a fresh process: nothing cached)."""
+    script = code + "\nimport json, sys; print(json.dumps(sorted(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def loaded(modules: list[str], prefix: str) -> bool:
+    return any(m == prefix or m.startswith(prefix + ".") for m in modules)
+
+
+def test_importing_the_cli_loads_none_of_the_heavy_parts():
+    modules = modules_after("import pnp.cli")
+    assert [name for name in HEAVY if loaded(modules, name)] == []
+
+
+def test_help_lists_every_command_without_running_them():
+    modules = modules_after("import pnp.cli\nfrom click.testing import CliRunner\n"
+                            "out = CliRunner().invoke(pnp.cli.main, ['--help']).output\n"
+                            "assert all(c in out for c in ('build', 'check', 'i18n', 'replay', 'simulate', "
+                            "'playtest', 'serve', 'schema', 'list', 'calibrate')), out")
+    assert not loaded(modules, "pnp.engines.simulate") and not loaded(modules, "matplotlib")
+
+
+def test_a_build_never_imports_the_engines_the_checker_cli_or_the_report(tmp_path):
+    modules = modules_after("import pnp.cli\n"
+                            f"pnp.cli.main(['build', {str(TINY)!r}, '--lang', 'en', '--out', {str(tmp_path)!r}], "
+                            "standalone_mode=False)")
+    assert (tmp_path / "tiny" / "tiny-cards-en-a4.pdf").is_file()
+    assert [name for name in ("pnp.engines", "pnp.check.cli", "pnp.serve", "matplotlib", "numpy", "pnp.i18n.cli")
+            if loaded(modules, name)] == []
