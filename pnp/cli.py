@@ -21,6 +21,8 @@ LAZY_COMMANDS = {
     "simulate": "pnp.engines.cli:simulate",
     "playtest": "pnp.engines.cli:playtest",
     "serve": "pnp.serve.cli:serve",
+    "export": "pnp.export.cli:export",
+    "new": "pnp.scaffold.cli:new",
 }
 
 

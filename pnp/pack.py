@@ -15,6 +15,7 @@ from pnp.errors import DataError, PnpError, Problem, Problems, display_path
 from pnp.i18n.hashes import hash_file
 from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping
 from pnp.limits import MAX_CARDS, MAX_INT, MAX_PACK_FILES, MAX_PLAYERS, MAX_QUANTITY
+from pnp.text import packfonts
 from pnp.units import card_size_pt
 from pnp.yamlsource import Source, dotted, load_source
 
@@ -82,6 +83,9 @@ class Pack:
     warnings: list[Problem] = field(default_factory=list)
     engine: str | None = None          # the `pnp.engines` entry point that plays this game
     components: list[dict] = field(default_factory=list)   # validated components.yaml entries
+    # style -> {"file": Path, "arabic": Path | None}: the pack's own fonts (pnp.text.packfonts)
+    fonts: dict[str, dict[str, Path | None]] = field(default_factory=dict)
+    icons: Path | None = None          # the pack's icon folder: one SVG per icon, `:name:` in text
 
     @property
     def source_language(self) -> str:
@@ -189,6 +193,10 @@ PACK = schema.Schema("pack.yaml", "The entry of a game pack.", {
                                "a list of components, see the component types.", None),
     "kinds": schema.Field(schema.Schema("", "kinds", values=KIND), "Card kinds: templates and typed fields.", {}),
     "decks": schema.Field([DECK], "Decks in print order.", []),
+    "fonts": schema.Field(packfonts.FONTS, "The pack's own fonts by text style (regular, bold, "
+                          "italic, or a name templates use), each a file in the pack.", {}),
+    "icons": schema.Field("path?", "A folder of SVG icons in the pack, one file per icon (`skull.svg`); "
+                          "card text draws one with `:skull:`.", None),
     "seconds_per_turn": schema.Field("number?", "How long one player's turn takes at the table, in "
                                      "seconds (an estimate); `pnp playtest` turns simulated game "
                                      "lengths into minutes with it. None: no estimate.", None,
@@ -244,13 +252,31 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
     sources = {"pack": main, **{f"collection:{k}": v for k, (v, _) in collections.items()}, **text_sources}
     if components_source is not None:
         sources["components"] = components_source
+    fonts, icons = _read_assets(root, main, data, problems)
     pack = Pack(id=str(pack_id), root=root, name=str(data.get("name")), languages=languages,
                 players=data.get("players") or {}, palette=data.get("palette") or {},
                 collections={name: value for name, (_, value) in collections.items()}, kinds=kinds, decks=decks,
                 texts=texts, template_dirs=template_dirs, sources=sources, text_locations=text_locations,
-                engine=data.get("engine"), components=components)
+                engine=data.get("engine"), components=components, fonts=fonts, icons=icons)
     _check_text_keys(pack, [use for c in checkers for use in c.texts], problems, strict, skip=unusable)
     return pack
+
+
+def _read_assets(root: Path, main: Source, data: dict, problems: Problems
+                 ) -> tuple[dict[str, dict[str, Path | None]], Path | None]:
+    """The declared font files and icon folder, confined to the pack (their content is the text
+    layer's to check)."""
+    fonts: dict[str, dict[str, Path | None]] = {}
+    for style, body in (data.get("fonts") or {}).items():
+        if not isinstance(body, dict):
+            continue
+        files = {}
+        for script in ("file", "arabic"):
+            name = body.get(script)
+            files[script] = None if name is None else _pack_file(root, name, main, ("fonts", style, script), problems)
+        fonts[style] = files
+    icons = data.get("icons")
+    return fonts, (None if icons is None else _pack_file(root, icons, main, ("icons",), problems))
 
 
 def _check_file_count(main: Source, data: dict, languages: list[str], problems: Problems) -> None:
