@@ -19,7 +19,7 @@ from pnp.i18n import sheet as sheet_text
 from pnp.limits import MAX_FACES_PER_BUILD
 from pnp.pack import Card, Deck, Pack, load_pack
 from pnp.preview import write_previews
-from pnp.print_constants import FLIPS, LAYOUTS  # noqa: F401  (re-exported: the CLI and tests read them here)
+from pnp.print_constants import BLEED_MM, FLIPS, LAYOUTS  # noqa: F401  (re-exported: the CLI and tests read them here)
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TEMPLATE_NO_BACK, TemplateProblem
 from pnp.sheets.pdfcommon import Staging, remove_leftovers, staged
@@ -203,14 +203,15 @@ def faces_of(pack: Pack, deck: Deck, card: Card) -> tuple[str, str]:
     return kind.front, back
 
 
-def render_faces(pack: Pack, lang: str, drawings: bool = True) -> tuple[PreparedFaces, list[Problem]]:
+def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM
+                 ) -> tuple[PreparedFaces, list[Problem]]:
     """Lay out and render every face; `drawings=False` only checks (no SVG conversion).
 
     Every problem names the card (file, line, key "card <id>"), the language and the face, and
     carries its code: text.fit / text.glyph (detail: the FitIssue's fields and `text_key`, the key
     that produced the text when exactly one did), text.missing, or a template.* code: one problem
     per broken template, at its file and line (pnp.render.failures)."""
-    maker = FaceMaker(pack, lang, drawings=drawings)
+    maker = FaceMaker(pack, lang, drawings=drawings, bleed_mm=bleed_mm)
     problems = Problems()
     cards = []
     for deck in pack.decks:

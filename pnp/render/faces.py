@@ -97,8 +97,9 @@ def pack_context(pack: Pack, lang: str) -> dict[str, Any]:
 class FaceMaker:
     """Renders the faces of one pack in one language."""
 
-    def __init__(self, pack: Pack, lang: str, drawings: bool = True):
+    def __init__(self, pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM):
         fonts.register_all()
+        self.bleed_mm = bleed_mm  # the art past the trim: home print's BLEED_MM, or a print shop's
         self.drawings = drawings  # False: lay out and check only (the checker), no SVG conversion
         self.rtl = is_rtl(lang)
         self.pack = pack
@@ -119,7 +120,7 @@ class FaceMaker:
         context = {
             "card": card_context(self.pack, card, self.lang, keys, missing, self.texts) if card else Record({}, "card"),
             "deck": Record(dict(id=deck.id, name=keys.add(texts.get(deck.name, deck.name), deck.name)), "deck"),
-            **self._shared, "w": w, "h": h, "bleed": BLEED_MM, "safe": SAFE_MM, "face": face,
+            **self._shared, "w": w, "h": h, "bleed": self.bleed_mm, "safe": SAFE_MM, "face": face,
         }
         svg, report = self.renderer.render(template, context, self.texts, self.lang, keys)
         if XML_ILLEGAL.search(svg):
