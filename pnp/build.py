@@ -19,16 +19,20 @@ from pnp.i18n import sheet as sheet_text
 from pnp.limits import MAX_FACES_PER_BUILD
 from pnp.pack import Card, Deck, Pack, load_pack
 from pnp.preview import write_previews
-from pnp.print_constants import BLEED_MM, FLIPS, LAYOUTS  # noqa: F401  (re-exported: the CLI and tests read them here)
+from pnp.print_constants import BLEED_MM, FLIPS, LAYOUTS, PRINTER_MARGIN_MM  # noqa: F401  (re-exported: the CLI and tests read them here)
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TEMPLATE_NO_BACK, TemplateProblem
 from pnp.sheets.pdfcommon import Staging, remove_leftovers, staged
 from pnp.sheets.pdfwriter import Face, SheetCard, write_cards_pdf
+from pnp.sheets.sprues import NoLayoutError, find_sprue
 from pnp.text import fonts
-from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, FitIssue
+from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, TEXT_SMALL, FitIssue
+from pnp.tuckbox import HOME_CARD_THICKNESS_MM, TuckBoxPlan, plan_tuckboxes, write_tuckboxes
+from pnp.yamlsource import dotted
 
 FACES = ("front", "back")
 TEXT_MISSING = "text.missing"           # a text key the build language lacks (also the loader's code)
+PRINT_NO_LAYOUT = "print.no-layout"     # a deck's card size fits no sheet layout on this paper
 
 
 class UnknownLanguageError(PnpError):
@@ -60,6 +64,7 @@ class BuildOptions:
     layout: str = "duplex"             # duplex | gutterfold
     flip: str = "long"                 # long | short (duplex only)
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    printer_margin_mm: float = PRINTER_MARGIN_MM  # the paper edge's dead zone: no art, mark or text in it
     out: Path = Path("output")
     png: bool = False
     mat: bool = False                  # also the full-size play mats (components of type *-mat)
@@ -91,7 +96,8 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
         check_rules(packs)                                             # composition rules
     jobs = [(pack, lang) for pack in packs for lang in languages_for(pack, options.lang)]
     check_face_count(jobs)                                             # bounded time and memory
-    prepared, plans, problems = [], [], []
+    check_layouts(packs, options)                                      # every deck fits the paper
+    prepared, plans, boxes, problems = [], [], [], []
     for pack, lang in jobs:                                            # lay out + render
         faces, found = render_faces(pack, lang)
         prepared.append(faces)
@@ -99,28 +105,40 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
         plan, found = render_components(pack, lang, options)          # boards, parts, aids
         plans.append(plan)
         problems.extend(found)
+        box = plan_tuckboxes(pack, lang, options.paper, card_thickness_mm=HOME_CARD_THICKNESS_MM,
+                             margin_mm=options.printer_margin_mm)      # a tuck box per deck
+        boxes.append(box)
+        # its back art is the cards' back: a broken template is already reported, once, by the cards
+        problems.extend(p for p in box.problems if not p.code.startswith("template."))
+    # Text printed under MIN_PRINTED_PT still prints (a designer may want it): a warning, not a refusal.
+    small = [p for p in problems if p.code == TEXT_SMALL]
+    problems = [p for p in problems if p.code != TEXT_SMALL]
     if problems:
         raise DataError(problems)
-    result = BuildResult(warnings=[w for pack in packs for w in pack.warnings])
+    result = BuildResult(warnings=[*(w for pack in packs for w in pack.warnings), *small])
     result.cleaned = sum(remove_leftovers(output_dir(pack, options)) for pack in packs)
     with staged() as staging:                                          # impose + write, all or nothing
-        written = write_documents(prepared, plans, options, staging)
+        written = write_documents(prepared, plans, boxes, options, staging)
     result.files = [staging.final(path) for path in written]
     result.faces = sum(2 * len(faces.cards) for faces in prepared)
     return result
 
 
-def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | None], options: BuildOptions,
-                    staging: Staging) -> list[Path]:
+def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | None], boxes: list[TuckBoxPlan],
+                    options: BuildOptions, staging: Staging) -> list[Path]:
     """Write every document of the build into the staging folders; returns the staged files."""
     written: list[Path] = []
-    for faces, plan in zip(prepared, plans, strict=True):
+    for faces, plan, box in zip(prepared, plans, boxes, strict=True):
         folder = staging.folder(output_dir(faces.pack, options))
         if plan is not None:                                           # boards, parts (pnp.components)
             written.extend(write_components(plan, folder, png=options.png))
         if not faces.cards:                                            # a game without cards (yet)
             continue
         written.append(write_pdf(faces, options, folder))
+        if box.pages:
+            target = folder / f"{faces.pack.id}-tuckboxes-{faces.lang}-{options.paper}.pdf"
+            write_tuckboxes(box, target)
+            written.append(target)
         if options.png:
             written.extend(write_previews(faces, folder))
     return written
@@ -144,6 +162,28 @@ def check_face_count(jobs: list[tuple[Pack, str]]) -> None:
         raise BuildTooLargeError(f"this build would render {total:,} card faces ({games}; front and back, "
                                  f"every language), more than the {MAX_FACES_PER_BUILD:,} one build may "
                                  "(pnp.limits.MAX_FACES_PER_BUILD): build fewer games or one --lang at a time")
+
+
+def check_layouts(packs: list[Pack], options: BuildOptions) -> None:
+    """Refuse, before rendering, a deck whose cards fit no sheet of the paper with the bleed and
+    crop marks every card needs outside the printer margin: one problem per deck, at its card_size."""
+    problems = Problems()
+    for pack in packs:
+        main = pack.sources.get("pack")
+        for index, deck in enumerate(pack.decks):
+            if not deck.cards:
+                continue
+            try:
+                find_sprue(*deck.size_pt, options.paper, options.layout, options.printer_margin_mm)
+            except NoLayoutError as error:
+                where = ("decks", index, "card_size")
+                problems.add(PRINT_NO_LAYOUT, main.file if main else pack.root / "pack.yaml",
+                             main.line(where) if main else 0, dotted(where),
+                             f"deck {deck.id!r}: {error} (try another --paper or --layout, or a smaller"
+                             " --printer-margin)", main.snippet(where) if main else "",
+                             paper=options.paper, layout=options.layout, printer_margin=options.printer_margin_mm)
+    if problems.items:
+        raise DataError(problems.items)
 
 
 def render_components(pack: Pack, lang: str, options: BuildOptions) -> tuple[ComponentPlan | None, list[Problem]]:
@@ -257,5 +297,6 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
     write_cards_pdf(target, sheet_cards, paper=options.paper, layout=options.layout, flip=options.flip,
                     back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
                     subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
-                    instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"))
+                    instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"),
+                    printer_margin=options.printer_margin_mm)
     return target

@@ -10,7 +10,7 @@ import click
 
 from pnp.errors import InternalError, OutputError, PnpError, display_path, os_error_text
 from pnp.i18n.sheet import languages as sheet_languages
-from pnp.print_constants import FLIPS, LAYOUTS, PAPERS
+from pnp.print_constants import FLIPS, LAYOUTS, MAX_PRINTER_MARGIN_MM, PAPERS, PRINTER_MARGIN_MM
 
 # Commands of other packages, imported only when they run (or --help lists them): starting pnp
 # stays light, and `pnp build` never imports the engines, the checker's CLI or the server.
@@ -75,13 +75,16 @@ def main() -> None:
               help="Duplex flip edge your printer uses.")
 @click.option("--back-offset", default="0,0", callback=_offset, show_default=True,
               help="X,Y mm shift of every back page (read it off `pnp calibrate`).")
+@click.option("--printer-margin", type=click.FloatRange(0, MAX_PRINTER_MARGIN_MM), default=PRINTER_MARGIN_MM,
+              show_default=True, metavar="MM",
+              help="Your printer's dead zone at the paper edge: crop marks, art and text stay outside it.")
 @click.option("--out", type=click.Path(path_type=Path), metavar="DIRECTORY", default=Path("output"),
               show_default=True)
 @click.option("--png", is_flag=True, help="Also write PNG previews: one per card face and a contact sheet per deck.")
 @click.option("--mat", is_flag=True, help="Also write the full-size play mats a game declares, tiled across pages.")
 @click.option("--force", is_flag=True, help="Print even if `pnp check` finds errors in the deck's composition.")
 @click.option("--strict", is_flag=True, help="Fail on a missing translation instead of printing the English text.")
-def build(games, lang, paper, layout, flip, back_offset, out, png, mat, force, strict):
+def build(games, lang, paper, layout, flip, back_offset, printer_margin, out, png, mat, force, strict):
     """Build printable PDFs for GAMES (pack names or pack folders; default: every shipped game)."""
     from pnp import build as build_module
     from pnp.pack import available_packs
@@ -90,8 +93,8 @@ def build(games, lang, paper, layout, flip, back_offset, out, png, mat, force, s
     if not games:
         raise PnpError("no games to build: data/ holds no packs")
     options = build_module.BuildOptions(lang=lang, paper=paper, layout=layout, flip=flip,
-                                        back_offset_mm=back_offset, out=out, png=png, mat=mat, force=force,
-                                        strict=strict)
+                                        back_offset_mm=back_offset, printer_margin_mm=printer_margin, out=out,
+                                        png=png, mat=mat, force=force, strict=strict)
     result = build_module.build(games, options)
     if result.cleaned:
         click.echo(f"removed {result.cleaned} leftover temp file{'s' * (result.cleaned != 1)} "

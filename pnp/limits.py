@@ -26,6 +26,13 @@ MAX_COMPONENT_COPIES = 1000   # `count` of one component entry (tokens, standees
 # Cards: more copies of one card is a typo, not a deck (and would not fit memory).
 MAX_QUANTITY = 1000           # `quantity` of one card
 
+# Spreadsheets (a deck's `cards: cards.xlsx`): .xlsx and .ods are zip files of XML, read whole by
+# calamine; a few megabytes can unpack to gigabytes (a zip bomb), so the unpacked size is summed from
+# the zip's directory first. A sheet's rows are cards (MAX_CARDS bounds them); its columns fields.
+MAX_SHEET_UNPACKED_BYTES = 64 * 1024 * 1024   # bytes an .xlsx/.ods card file may unpack to
+MAX_SHEET_COLUMNS = 200       # columns of a card sheet (fields and their per-language columns)
+MAX_SHEET_CELLS = 2_000_000   # rows x columns of a card sheet (read from A1): 20,000 cards of 100 columns
+
 # Faces: every face is a drawing and a page slot; a build of this many takes hours and gigabytes,
 # so more is a mistake (a quantity typo) rather than a game. Counted after `quantity`, both sides.
 MAX_CARDS = 20_000            # expanded cards of one pack (front and back: 40,000 faces)
@@ -50,3 +57,17 @@ MAX_MARKUP_DEPTH = 64         # elements nested in one piece of component markup
 
 # Search bots (`--bot mcts --budget N`): iterations per move; more is hours per game, not a bot.
 MAX_BUDGET = 100_000          # a search bot's budget per move (pnp.engines.search)
+
+# A pack's own fonts and icons (pnp.text.packfonts, pnp.text.icons): read whole and parsed, so bounded.
+MAX_FONT_BYTES = 32 * 1024 * 1024   # one font file (Noto Sans CJK is 16 MB; a card font is far smaller)
+MAX_ICON_BYTES = 64 * 1024          # one icon SVG: icons are a few shapes
+MAX_ICON_ELEMENTS = 500             # elements of one icon
+MAX_ICON_DEPTH = 16                 # groups nested in one icon
+
+# Art in templates (pnp.render.art, pnp.render.svgcanvas): files are decoded and SVG art is compiled whole.
+MAX_ART_PIXELS = 40_000_000         # pixels of one raster art file (width x height), read from its header
+MAX_ART_BYTES = 100 * 1024 * 1024   # bytes of one raster art file
+MAX_SVG_ART_BYTES = 5 * 1024 * 1024  # bytes of one SVG art file (parsed whole, like a face)
+MAX_USE_ELEMENTS = 100_000    # elements drawn through <use> in one face, every level counted
+MAX_ART_DEPTH = 8             # SVG art inside SVG art inside... (<image> of an .svg)
+MAX_GRADIENT_LINKS = 16       # gradients inheriting from gradients (href="#other")

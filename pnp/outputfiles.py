@@ -27,7 +27,7 @@ TEMP_SUFFIX = ".tmp"
 STAGING_PREFIX = ".pnp-staging-"
 _REPLACED = ".pnp-replaced"          # inside a staging folder: the files a commit moved aside
 # What atomic_path names a temp file of a PDF or PNG (mkstemp's random part between the dots).
-_TEMP_NAME = re.compile(r"\..+\.(?:pdf|png)\.[A-Za-z0-9_]+" + re.escape(TEMP_SUFFIX))
+_TEMP_NAME = re.compile(r"\..+\.(?:pdf|png|json)\.[A-Za-z0-9_]+" + re.escape(TEMP_SUFFIX))
 
 _in_use: set[str] = set()            # temp files and staging folders of this process, right now
 _in_use_lock = threading.Lock()      # builds may run in threads (one process serving several)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp import schema, shipped
+from pnp import schema, shipped, spreadsheets
 from pnp.components.types import COMPONENT  # import-light: the schemas only, no drawing code
 from pnp.errors import DataError, PnpError, Problem, Problems, display_path
 from pnp.i18n.hashes import hash_file
@@ -86,6 +86,8 @@ class Pack:
     # style -> {"file": Path, "arabic": Path | None}: the pack's own fonts (pnp.text.packfonts)
     fonts: dict[str, dict[str, Path | None]] = field(default_factory=dict)
     icons: Path | None = None          # the pack's icon folder: one SVG per icon, `:name:` in text
+    # synthesized key -> a text written in the data (a literal or a mapping per language; see Text)
+    literal_texts: dict[str, schema.LiteralText] = field(default_factory=dict)
 
     @property
     def source_language(self) -> str:
@@ -173,15 +175,20 @@ KIND = schema.Schema("kind", "A card kind: its templates and typed fields.", {
 })
 DECK = schema.Schema("deck", "A deck: its cards, size and back.", {
     "id": schema.Field("slug", "Deck id, unique in the pack."),
-    "name": schema.Field("text", "Text key of the deck's name."),
+    "name": schema.Field("text", "The deck's name (a text, or a text key)."),
     "card_size": schema.Field("size", "Named size (poker, bridge, tarot, mini, mini-euro, euro, square) "
                               "or '63mm x 88mm'.", DEFAULT_CARD_SIZE),
     "back": schema.Field("str?", "Back template for single-faced cards.", None),
-    "cards": schema.Field("path", "Card list file, relative to the pack."),
+    "cards": schema.Field("path", "Card list file, relative to the pack: YAML (a list of cards) or a "
+                          "spreadsheet (.csv; .xlsx or .ods with the `sheets` extra), one card per row "
+                          "under a header row of field names."),
+    "kind": schema.Field("str?", "The kind of the cards that name none (a spreadsheet without a `kind` "
+                         "column, say).", None),
+    "sheet": schema.Field("str?", "The sheet of an .xlsx/.ods card file; none: its first sheet.", None),
 })
 PACK = schema.Schema("pack.yaml", "The entry of a game pack.", {
     "id": schema.Field("slug", "Pack id; the same as the folder name for shipped packs."),
-    "name": schema.Field("text", "Text key of the game's printed name."),
+    "name": schema.Field("text", "The game's printed name (a text, or a text key)."),
     "languages": schema.Field("list:lang", "Declared languages; the first is the source language."),
     "players": schema.Field(PLAYERS, "Player count range, e.g. {min: 1, max: 4}."),
     "engine": schema.Field("str?", "Name of the rules engine (a `pnp.engines` entry point) that plays "
@@ -209,10 +216,40 @@ CARD_KEYS = {
 }
 
 
-def validator(source: Source, problems: Problems, label=None, declarations: Source | None = None) -> schema.Validator:
+def validator(source: Source, problems: Problems, label=None, declarations: Source | None = None,
+              literals: schema.TextLiterals | None = None) -> schema.Validator:
     """A validator for pack data: every number within +-MAX_INT (pnp.limits), unless its field is
-    tighter; `declarations`: pack.yaml, where the schemas of collection entries were declared."""
-    return schema.Validator(source, problems, label, max_int=MAX_INT, declarations=declarations)
+    tighter; `declarations`: pack.yaml, where the schemas of collection entries were declared;
+    `literals`: text fields may hold the text itself (see `text_literals`)."""
+    return schema.Validator(source, problems, label, max_int=MAX_INT, declarations=declarations, literals=literals)
+
+
+def text_literals(languages: list[str], prefix: str, value: Any) -> schema.TextLiterals | None:
+    """Texts written in the data of one file take the key `<prefix>.<path>`, where each list index
+    of the path is the entry's id when it has one (`card.main.knight.title`): stable while the
+    entries are reordered, and what a translator sees as the msgctxt."""
+    if not languages:
+        return None
+    return schema.TextLiterals(languages, lambda path: ".".join([prefix, *_stable_parts(value, path)]))
+
+
+def _stable_parts(value: Any, path: tuple) -> list[str]:
+    parts = []
+    for step in path:
+        if isinstance(step, int) and isinstance(value, list) and step < len(value):
+            value = value[step]
+            ident = value.get("id") if isinstance(value, dict) else None
+            parts.append(ident if isinstance(ident, str) and schema.SLUG.match(ident) else str(step))
+        else:
+            value = value.get(step) if isinstance(value, dict) else None
+            parts.append(str(step))
+    return parts
+
+
+def _declared_languages(main: Source) -> list[str]:
+    """pack.yaml's languages as written (the schema checks them), for the texts of pack.yaml itself."""
+    raw = main.value.get("languages") if isinstance(main.value, dict) else None
+    return [lang for lang in raw if isinstance(lang, str)] if isinstance(raw, list) else []
 
 
 def _pack_file(root: Path, name: str, main: Source, path: tuple, problems: Problems) -> Path | None:
@@ -234,7 +271,7 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
         problems.add("schema.type", main.file, 1, "pack.yaml",
                      f"expected a mapping for pack.yaml, got {schema.describe(main.value)}")
         raise DataError(problems.items)
-    checker = validator(main, problems)
+    checker = validator(main, problems, literals=text_literals(_declared_languages(main), "pack", main.value))
     data = checker.check(main.value, PACK)
     pack_id = data.get("id") or root.name
     languages = [lang for lang in data.get("languages") or [] if isinstance(lang, str)]
@@ -242,12 +279,17 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
         problems.add("schema.value", main.file, main.line(("languages",)), "languages", "declare at least one language")
     _check_file_count(main, data, languages, problems)
     checkers = [checker]
-    collections = _read_collections(root, main, data.get("collections") or {}, problems, checkers)
-    components, components_source = _read_components(root, main, data.get("components"), problems, checkers)
+    collections = _read_collections(root, main, data.get("collections") or {}, problems, checkers, languages)
+    components, components_source = _read_components(root, main, data.get("components"), problems, checkers,
+                                                      languages)
     kinds = _read_kinds(main, data.get("kinds") or {}, problems)
     texts, text_sources, text_locations, unusable = _read_texts(root, languages, problems)
     template_dirs = [root / "templates", TEMPLATES_DIR]
-    decks = _read_decks(root, main, data.get("decks") or [], kinds, problems, checkers)
+    decks = _read_decks(root, main, data.get("decks") or [], kinds, problems, checkers, languages)
+    literals = _add_literal_texts(root, [lit for c in checkers for lit in c.literal_texts], texts, text_locations,
+                                  problems)
+    _check_text_typos(texts, text_sources, text_locations, problems)
+    _check_hash_typos(root, languages, text_locations, problems)
     _check_refs(checkers, collections, set(data.get("collections") or {}), problems)
     sources = {"pack": main, **{f"collection:{k}": v for k, (v, _) in collections.items()}, **text_sources}
     if components_source is not None:
@@ -257,8 +299,11 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
                 players=data.get("players") or {}, palette=data.get("palette") or {},
                 collections={name: value for name, (_, value) in collections.items()}, kinds=kinds, decks=decks,
                 texts=texts, template_dirs=template_dirs, sources=sources, text_locations=text_locations,
-                engine=data.get("engine"), components=components, fonts=fonts, icons=icons)
+                engine=data.get("engine"), components=components, fonts=fonts, icons=icons,
+                literal_texts=literals)
     _check_text_keys(pack, [use for c in checkers for use in c.texts], problems, strict, skip=unusable)
+    if pack.fonts:                         # a declared font that cannot be used is refused at load
+        problems.items.extend(packfonts.font_problems(pack))
     return pack
 
 
@@ -295,7 +340,7 @@ def _check_file_count(main: Source, data: dict, languages: list[str], problems: 
 
 
 def _read_collections(root: Path, main: Source, declared: dict, problems: Problems,
-                      checkers: list[schema.Validator]) -> dict[str, tuple[Source, Any]]:
+                      checkers: list[schema.Validator], languages: list[str]) -> dict[str, tuple[Source, Any]]:
     out: dict[str, tuple[Source, Any]] = {}
     for name, body in declared.items():
         path = ("collections", name)
@@ -317,7 +362,8 @@ def _read_collections(root: Path, main: Source, declared: dict, problems: Proble
         source = load_source(file, problems) if file is not None else None
         if source is None:
             continue
-        checker = validator(source, problems, declarations=main)
+        checker = validator(source, problems, declarations=main,
+                            literals=text_literals(languages, f"collection.{name}", source.value))
         value = checker.check(source.value, [spec] if items is not None else spec)
         checkers.append(checker)
         out[str(name)] = (source, value)
@@ -325,14 +371,15 @@ def _read_collections(root: Path, main: Source, declared: dict, problems: Proble
 
 
 def _read_components(root: Path, main: Source, name: str | None, problems: Problems,
-                     checkers: list[schema.Validator]) -> tuple[list, Source | None]:
+                     checkers: list[schema.Validator], languages: list[str]) -> tuple[list, Source | None]:
     if not name:
         return [], None
     file = _pack_file(root, name, main, ("components",), problems)
     source = load_source(file, problems) if file is not None else None
     if source is None:
         return [], None
-    checker = validator(source, problems, label=_component_label)
+    checker = validator(source, problems, label=_component_label,
+                        literals=text_literals(languages, "component", source.value))
     value = checker.check(source.value, [COMPONENT])
     checkers.append(checker)
     return value, source
@@ -395,8 +442,6 @@ def _read_texts(root: Path, languages: list[str], problems: Problems) -> tuple[d
             sources[f"text:{lang}"] = source
             locations[lang] = where
         texts[lang] = flat
-    _check_text_typos(texts, sources, locations, problems)
-    _check_hash_typos(root, languages, locations, problems)
     return texts, sources, locations, unusable
 
 
@@ -415,6 +460,39 @@ def _usable_text_file(source: Source, lang: str, problems: Problems) -> bool:
                      language=lang)
         return False
     return True
+
+
+def _add_literal_texts(root: Path, literals: list[schema.LiteralText], texts: dict[str, dict],
+                       locations: dict[str, dict[str, tuple[Path, int]]], problems: Problems
+                       ) -> dict[str, schema.LiteralText]:
+    """Texts written in the data join the text files' under their synthesized keys, so templates,
+    components, `pnp check` and `pnp i18n` read them like any other. A translation written in the
+    data (`{en: ..., it: ...}`, a `title.it` column) wins over one `pnp i18n import` put in
+    text/<lang>.yaml. A synthesized key that the source text file already uses (or that is a
+    group of its keys, or below one of its texts) is a clash: the designer's key is kept."""
+    out: dict[str, schema.LiteralText] = {}
+    if not literals or not texts:
+        return out
+    source_lang = next(iter(texts))
+    written = locations.get(source_lang, {})
+    groups = {".".join(key.split(".")[:n]) for key in written for n in range(1, key.count(".") + 1)}
+    for literal in literals:
+        key = literal.key
+        parts = key.split(".")
+        clash = key if key in written or key in groups else \
+            next((".".join(parts[:n]) for n in range(1, len(parts)) if ".".join(parts[:n]) in written), None)
+        if clash is not None:
+            file, line = written.get(clash, (root / "text" / f"{source_lang}.yaml", 0))
+            problems.add("text.key-clash", literal.file, literal.line, literal.where,
+                         f"this text is kept under the text key {key!r}, but text/{source_lang}.yaml uses "
+                         f"{clash!r} (line {line}): rename that key, or name it here instead of writing the text",
+                         text_key=key)
+            continue
+        out[key] = literal
+        for lang, text in literal.texts.items():
+            texts.setdefault(lang, {})[key] = text
+            locations.setdefault(lang, {})[key] = (literal.file, literal.lines.get(lang, literal.line))
+    return out
 
 
 def _check_hash_typos(root: Path, languages: list[str], locations: dict[str, dict[str, tuple[Path, int]]],
@@ -585,7 +663,7 @@ class _CardReading:
 
 
 def _read_decks(root: Path, main: Source, declared: list, kinds: dict[str, Kind], problems: Problems,
-                checkers: list[schema.Validator]) -> list[Deck]:
+                checkers: list[schema.Validator], languages: list[str]) -> list[Deck]:
     decks: list[Deck] = []
     reading = _CardReading()
     seen_decks: set[str] = set()
@@ -602,9 +680,10 @@ def _read_decks(root: Path, main: Source, declared: list, kinds: dict[str, Kind]
             else card_size_pt(DEFAULT_CARD_SIZE)
         cards: list[Card] = []
         file = _pack_file(root, body["cards"], main, path + ("cards",), problems)
-        source = load_source(file, problems) if file is not None else None
+        source = _load_card_file(file, body, kinds, languages, problems) if file is not None else None
         if source is not None:
-            cards = _read_cards(source, deck_id, index, kinds, reading, problems, checkers)
+            cards = _read_cards(source, deck_id, index, kinds, reading, problems, checkers, languages,
+                                body.get("kind"))
         decks.append(Deck(deck_id, str(body.get("name")), size, body.get("back"), cards, root / str(body["cards"])))
     for kind_id, found in reading.held.items():
         schema.fold_entries(found, reading.bodies.get(kind_id, 0), main, ("kinds", kind_id, "fields"),
@@ -620,6 +699,15 @@ def _read_decks(root: Path, main: Source, declared: list, kinds: dict[str, Kind]
     return decks
 
 
+def _load_card_file(file: Path, deck: dict, kinds: dict[str, Kind], languages: list[str],
+                    problems: Problems) -> Source | None:
+    """A deck's card file: YAML, or a spreadsheet read into the same list of cards."""
+    if spreadsheets.is_spreadsheet(file):
+        types = {kind_id: kind.schema for kind_id, kind in kinds.items()}
+        return spreadsheets.load_cards(file, types, languages, problems, deck.get("sheet"), deck.get("kind"))
+    return load_source(file, problems)
+
+
 def _card_label(value: Any, path: tuple) -> str:
     """'card tomb-01.deceased' for a key path (index, key, ...) in a card file."""
     if not path or not isinstance(path[0], int):
@@ -632,13 +720,15 @@ def _card_label(value: Any, path: tuple) -> str:
 
 
 def _read_cards(source: Source, deck_id: str, deck_index: int, kinds: dict[str, Kind], reading: _CardReading,
-                problems: Problems, checkers: list[schema.Validator]) -> list[Card]:
+                problems: Problems, checkers: list[schema.Validator], languages: list[str],
+                default_kind: str | None = None) -> list[Card]:
     cards: list[Card] = []
     if not isinstance(source.value, list):
         problems.add("schema.type", source.file, 1, "", f"expected a list of cards, got {schema.describe(source.value)}")
         return cards
     mine = Problems()           # this file's problems: those of a known kind are held for fold_entries
-    checker = validator(source, mine, label=lambda path: _card_label(source.value, path))
+    checker = validator(source, mine, label=_card_labeller(source),
+                        literals=text_literals(languages, f"card.{deck_id}", source.value))
     checkers.append(checker)
     unknown_kinds: dict[str, list[tuple]] = {}
     for index, body in enumerate(source.value):
@@ -647,6 +737,8 @@ def _read_cards(source: Source, deck_id: str, deck_index: int, kinds: dict[str, 
         if not isinstance(body, dict):
             checker.add("schema.type", path, f"expected a card mapping, got {schema.describe(body)}")
             continue
+        if "kind" not in body and default_kind is not None:
+            body = {**body, "kind": default_kind}
         kind_id = body.get("kind")
         kind = kinds.get(kind_id) if isinstance(kind_id, str) else None
         if "kind" in body and kind is None:
@@ -686,6 +778,15 @@ def _read_cards(source: Source, deck_id: str, deck_index: int, kinds: dict[str, 
     return cards
 
 
+def _card_labeller(source: Source):
+    """'card tomb-01.deceased', with the cell of a spreadsheet: 'card knight.title (Sheet1!C14)'."""
+    def label(path: tuple) -> str:
+        text = _card_label(source.value, path)
+        cell = source.cell(path) if isinstance(source, spreadsheets.SheetSource) else ""
+        return f"{text} ({cell})" if cell else text
+    return label
+
+
 def _unknown_kind(checker: schema.Validator, kind_id: str, paths: list[tuple], kinds: dict[str, Kind]) -> None:
     """One message for every card of a file that names the same unknown kind (a kind renamed in
     pack.yaml is one defect), on the first of them."""
@@ -721,6 +822,7 @@ def _check_text_keys(pack: Pack, uses: list[schema.TextUse], problems: Problems,
     declared language but those of `skip` (their text file is unusable, and reported so). Not
     strict: a missing text takes the fallback language's text and becomes a warning."""
     wanted = [(use.key, use.file, use.line, use.where) for use in uses]
+    wanted = _check_unknown_keys(pack, wanted, problems, skip)
     if not strict:
         _fill_from_fallback(pack, wanted)
     # a key a text file misspelt is reported once, on the misspelling (_check_text_typos)
@@ -729,9 +831,48 @@ def _check_text_keys(pack: Pack, uses: list[schema.TextUse], problems: Problems,
         for lang in pack.languages:
             if lang not in skip and key not in pack.texts.get(lang, {}) and (key, lang) not in reported:
                 reported.add((key, lang))
-                problems.add("text.missing", file, line, where,
-                             f"text key {key!r} has no {lang!r} text (add it to text/{lang}.yaml)",
+                problems.add("text.missing", file, line, where, _missing_message(pack, key, lang),
                              text_key=key, language=lang)
+
+
+def _missing_message(pack: Pack, key: str, lang: str) -> str:
+    literal = pack.literal_texts.get(key)
+    if literal is None:
+        return f"text key {key!r} has no {lang!r} text (add it to text/{lang}.yaml)"
+    shown = next(iter(literal.texts.values()), "")
+    shown = shown if len(shown) <= 40 else shown[:39] + "…"
+    if spreadsheets.is_spreadsheet(Path(literal.file)):
+        where = f"fill its `{key.rsplit('.', 1)[-1]}.{lang}` column"
+    else:
+        where = f"write it as {{{pack.source_language}: ..., {lang}: ...}}"
+    return f"the text {shown!r} has no {lang!r} translation ({where}, or translate it with `pnp i18n export`/`import`)"
+
+
+MAX_SUGGESTED = 100     # misspelt keys given a did-you-mean: each is a search of every key
+
+
+def _check_unknown_keys(pack: Pack, wanted: list[tuple[str, Path, int, str]], problems: Problems,
+                        skip: set[str] | frozenset[str]) -> list[tuple[str, Path, int, str]]:
+    """A text field's key that no text file has is a misspelt key (`text.unknown-key`, with a
+    did-you-mean), not a missing translation; the others are returned. Not said while a text file
+    is unusable (the key may be in it)."""
+    if skip:
+        return wanted
+    known = set().union(*(set(texts) for texts in pack.texts.values()))
+    ordered = sorted(known)
+    guesses: dict[str, str] = {}
+    kept = []
+    for key, file, line, where in wanted:
+        if key in known:
+            kept.append((key, file, line, where))
+            continue
+        if key not in guesses:
+            guesses[key] = schema.did_you_mean(key, ordered) if len(guesses) < MAX_SUGGESTED else ""
+        problems.add("text.unknown-key", file, line, where,
+                     f"text key {key!r} is in no text file{guesses[key]} (a text key, dotted lower-case words, "
+                     f"names a text of text/<lang>.yaml; to print these very words write "
+                     f"{{{pack.source_language}: {key}}})", text_key=key)
+    return kept
 
 
 def _fill_from_fallback(pack: Pack, wanted: list[tuple[str, Path, int, str]]) -> None:

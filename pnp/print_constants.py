@@ -5,10 +5,14 @@ FLIPS = ("long", "short")           # the paper edge a duplex printer turns the 
 
 BLEED_MM = 3.0            # art extends this far past the trim (1/8 in)
 SAFE_MM = 3.0             # keep text and key art this far inside the trim
-MIN_EDGE_MM = 5.0         # nothing is drawn closer than this to a paper edge (home printers' dead zone)
+MIN_BLEED_MM = 2.0        # card sheets: every card edge keeps at least this much of its own art beyond the trim
+MIN_EDGE_MM = 5.0         # parts and calibration pages: nothing is drawn closer than this to a paper edge
 
-CROP_MARK_LEN_MM = 3.0    # preferred crop mark length
-CROP_MARK_MIN_LEN_MM = 2.0  # outer bleed is reduced (not the marks) below this, e.g. Letter top/bottom
+PRINTER_MARGIN_MM = 6.35  # card sheets: the dead zone many home printers cannot reach (1/4 in); nothing
+                          # (art, marks, text) is drawn in it. `pnp build --printer-margin MM` changes it.
+MAX_PRINTER_MARGIN_MM = 30.0  # a larger --printer-margin leaves no room for a card on A4 or Letter
+
+CROP_MARK_LEN_MM = 3.0    # every crop mark is this long, entirely outside the printer margin
 CROP_MARK_GAP_MM = 0.5    # clear space between the bleed edge and the start of a mark
 CROP_MARK_WIDTH_PT = 0.3  # hairline that still prints on home printers
 CROP_MARK_COLOR = (0, 0, 0)
@@ -16,11 +20,10 @@ CROP_MARK_COLOR = (0, 0, 0)
 FOLD_LINE_WIDTH_PT = 0.4
 FOLD_LINE_DASH_PT = (3, 2)
 
-TEST_BAR_MM = 50.0        # measured test bar on every sheet
-TEST_BAR_TICK_MM = 1.5    # end ticks of the test bar
+TEST_BAR_MM = 50.0        # the measured test length: two bars at right angles on card sheets (x and y),
+                          # a 50 x 50 mm square on the calibration sheet, a bar on parts pages
+TEST_BAR_TICK_MM = 1.5    # end ticks of a test bar
 TEST_BAR_WIDTH_PT = 0.5
-
-SHEET_FONT = "Helvetica"  # base-14 font until the text layer provides embedded TTFs
 SHEET_TEXT_PT = 7.0       # nominal size of sheet text (instructions, labels)
 SHEET_TEXT_MIN_PT = 4.5   # sheet text shrinks to fit its margin, never below this
 SHEET_TEXT_GRAY = 0.25

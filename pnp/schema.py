@@ -10,7 +10,9 @@ Type specs (strings), the same for built-in files, card kinds and pack-declared 
     int number bool str text color slug lang length size path
     enum:a|b|c   ref:<collection>   list:<type>   map:<type>   <type>?   (optional: may be null)
 
-`text` is a text key (looked up in text/<lang>.yaml, must exist in every declared language);
+`text` is a printed text: a text key (looked up in text/<lang>.yaml, must exist in every declared
+language), or, where the reader allows literals (pack data: `TextLiterals`), the text itself in the
+source language or a mapping language -> text (see `TEXT_KEY` for how a key is told from a text);
 `length` is a length such as "18mm", "0.5in" or "12pt" (a bare number is millimetres) and is
 converted to millimetres once, here; `size` a card size (poker, bridge... or "63mm x 88mm");
 `path` a file inside the pack; `collection` the name of a collection the pack declares. A nested `Schema` (or a list of one) describes mappings.
@@ -92,6 +94,11 @@ class AnyOf:
 SCHEMAS: dict[str, Schema | OneOf] = {}   # every named schema, for the reference and JSON Schema
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# A text field's string is a text key when it has this shape (dotted lower-case words, no spaces:
+# `card.knight.title`), else it is the text itself. The rule is syntactic so that a misspelt key is
+# caught as a typo (with a did-you-mean) instead of printing as a literal; a literal text that looks
+# like a key ("v1.2") is written as a mapping per language (`{en: v1.2}`).
+TEXT_KEY = re.compile(r"^[a-z0-9_]+(?:\.[a-z0-9_-]+)+$")
 COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}){1,2}$")
 LANGUAGE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]+)?$")
 SCALARS = ("int", "number", "bool", "str", "text", "color", "slug", "lang", "length", "size", "path",
@@ -101,7 +108,7 @@ FIELD_TYPE = re.compile(r"^(?:(?:list|map):)*(?:" + "|".join(SCALARS) +
 
 SCALAR_NAMES = {
     "int": "a whole number", "number": "a number", "bool": "true or false", "str": "text",
-    "text": "a text key", "color": "a colour like '#a0b0c0'",
+    "text": "a text (the words, a mapping language -> words, or a text key)", "color": "a colour like '#a0b0c0'",
     "slug": "an id of lower-case letters, digits, '-' or '_'", "lang": "a language code like 'it'",
     "length": "a length like '18mm', '0.5in' or '12pt'", "size": "a card size like 'poker' or '63mm x 88mm'",
     "path": "a file path inside the pack",
@@ -211,6 +218,28 @@ class TextUse:
 
 
 @dataclass
+class LiteralText:
+    """A text written in the data itself (a literal or a mapping per language), kept under a
+    synthesized text key so that every reader of texts finds it like a keyed one."""
+
+    key: str                    # the synthesized key (TextLiterals.key_of)
+    texts: dict[str, str]       # language -> text; the source language always
+    file: Any
+    line: int
+    where: str                  # the label of the field, e.g. 'card knight.title'
+    lines: dict[str, int] = field(default_factory=dict)   # language -> line (a sheet's column, a mapping's key)
+
+
+@dataclass
+class TextLiterals:
+    """Lets a Validator take texts written in the data: `languages` (the source first) are the
+    keys a per-language mapping may have; `key_of(path)` is the stable key of the field at `path`."""
+
+    languages: list[str]
+    key_of: Callable[[tuple], str]
+
+
+@dataclass
 class RefUse:
     collection: str
     value: Any
@@ -228,11 +257,14 @@ class Validator:
     knows the languages and the collections."""
 
     def __init__(self, source: Source, problems: Problems, label: Callable[[tuple], str] | None = None,
-                 max_int: int | None = None, declarations: Source | None = None):
+                 max_int: int | None = None, declarations: Source | None = None,
+                 literals: TextLiterals | None = None):
         self.source = source
         self.problems = problems
         self.texts: list[TextUse] = []
         self.refs: list[RefUse] = []
+        self.literals = literals            # None: a text field holds a text key only
+        self.literal_texts: list[LiteralText] = []
         self.label = label or dotted
         # pack data bounds every number (pnp.limits.MAX_INT); a game record's rng state does not
         self.max_int = max_int
@@ -252,11 +284,13 @@ class Validator:
             return self.records(value, spec[0], path)
         if isinstance(spec, AnyOf):
             for option in spec.specs:
-                trial = type(self)(self.source, Problems(), self.label, self.max_int, self.declarations)
+                trial = type(self)(self.source, Problems(), self.label, self.max_int, self.declarations,
+                                   self.literals)
                 checked = trial.check(value, option, path, bounds)
                 if not trial.problems:
                     self.texts += trial.texts
                     self.refs += trial.refs
+                    self.literal_texts += trial.literal_texts
                     return checked
             self.add("schema.type", path, f"expected {spec.what}, got {describe(value)}", expected=spec.what)
             return value
@@ -278,6 +312,8 @@ class Validator:
                 self.add("schema.type", path, f"expected a mapping, got {describe(value)}")
                 return {}
             return {k: self.check(v, base[4:], path + (k,)) for k, v in value.items()}
+        if base == "text" and self.literals is not None:
+            return self.text(value, path)
         message = scalar_problem(base, value)
         if message:
             code = "schema.value" if base.startswith("enum:") else "schema.type"
@@ -294,6 +330,57 @@ class Validator:
             self.refs.append(RefUse(COLLECTIONS if base == "collection" else base[4:], value, self.source.file, self.source.line(path), self.label(path),
                                     self.source.snippet(path)))
         return value
+
+    def text(self, value: Any, path: tuple) -> Any:
+        """A text field where literals are allowed: a key (TEXT_KEY) is kept for the caller to look
+        up; a literal or a mapping per language becomes a `LiteralText` and its synthesized key."""
+        assert self.literals is not None
+        languages = self.literals.languages
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)                      # `title: 1984` prints 1984
+        if isinstance(value, str) and TEXT_KEY.match(value):
+            self.texts.append(TextUse(value, self.source.file, self.source.line(path), self.label(path)))
+            return value
+        if isinstance(value, str) and value.strip() and languages:
+            return self.literal({languages[0]: value}, path, {})
+        if isinstance(value, dict) and languages:
+            return self.text_mapping(value, path)
+        self.add("schema.type", path, f"expected {SCALAR_NAMES['text']}, got {describe(value)}",
+                 expected="text")
+        return value
+
+    def text_mapping(self, value: dict, path: tuple) -> Any:
+        """`{en: Knight, it: Cavaliere}`: declared languages only, the source language required."""
+        assert self.literals is not None
+        languages = self.literals.languages
+        texts: dict[str, str] = {}
+        lines: dict[str, int] = {}
+        for lang, text in value.items():
+            if lang not in languages:
+                self.add("schema.unknown-key", path + (lang,), f"unknown language {lang!r} in a text"
+                         f"{did_you_mean(str(lang), languages)} (the pack declares: {', '.join(languages)})",
+                         unknown=lang, suggestion=closest(str(lang), languages) or "")
+            elif isinstance(text, (int, float)) and not isinstance(text, bool):
+                texts[lang] = str(text)
+            elif not isinstance(text, str) or not text.strip():
+                self.add("schema.type", path + (lang,), f"expected the {lang!r} text, got {describe(text)}",
+                         expected="text")
+            else:
+                texts[lang] = text
+            lines[str(lang)] = self.source.line(path + (lang,))
+        if languages[0] not in value:
+            self.add("schema.missing-key", path, f"the text has no {languages[0]!r} (source language) text "
+                     f"(it has: {', '.join(map(str, value)) or 'none'})", missing=languages[0])
+            return None
+        return self.literal(texts, path, lines)
+
+    def literal(self, texts: dict[str, str], path: tuple, lines: dict[str, int]) -> str:
+        assert self.literals is not None
+        key = self.literals.key_of(path)
+        line = self.source.line(path)
+        self.literal_texts.append(LiteralText(key, texts, self.source.file, line, self.label(path), lines))
+        self.texts.append(TextUse(key, self.source.file, line, self.label(path)))
+        return key
 
     def in_range(self, value: float, path: tuple, bounds: tuple[int, int] | None) -> bool:
         """A number within its field's bounds, else within +-max_int (NaN and infinities never are)."""

@@ -155,7 +155,8 @@ def _json_scalar(base: str) -> dict:
     length: dict = {"oneOf": [{"type": "number"}, {"type": "string", "pattern": r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*(mm|cm|in|pt)?\s*$"}]}
     scalars: dict[str, dict] = {
         "int": {"type": "integer"}, "number": {"type": "number"}, "bool": {"type": "boolean"},
-        "str": {"type": "string"}, "text": {"type": "string", "minLength": 1}, "path": {"type": "string"},
+        "str": {"type": "string"}, "text": {"anyOf": [{"type": "string", "minLength": 1}, {"type": ["number", "integer"]},
+                 {"type": "object", "additionalProperties": {"type": "string", "minLength": 1}}]}, "path": {"type": "string"},
         "color": {"type": "string", "pattern": schema.COLOR.pattern},
         "slug": {"type": "string", "pattern": schema.SLUG.pattern},
         "collection": {"type": "string", "pattern": schema.SLUG.pattern},

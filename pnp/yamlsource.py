@@ -106,6 +106,19 @@ dotted = _dotted
 def _read_text(file: Path, problems: Problems) -> str | None:
     """The file's text, or None with a problem: missing, not a regular file (a FIFO would block
     forever), larger than MAX_FILE_BYTES (refused unread), or not UTF-8."""
+    data = read_bounded(file, problems)
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")   # as read_text() reads it
+    except UnicodeDecodeError as error:
+        problems.add("pack.file", file, 0, "", f"cannot read: {error}")
+        return None
+
+
+def read_bounded(file: Path, problems: Problems) -> bytes | None:
+    """The bytes of a pack's file, or None with a problem: missing, not a regular file (a FIFO
+    would block forever), or larger than MAX_FILE_BYTES (refused unread)."""
     try:
         if not file.is_file():
             problems.add("pack.file", file, 0, "", "file not found" if not file.exists() else "not a regular file")
@@ -121,8 +134,8 @@ def _read_text(file: Path, problems: Problems) -> str | None:
             problems.add("yaml.too-large", file, 0, "", f"the file is more than the {MAX_FILE_BYTES / 2**20:g} MB "
                          "one file of a pack may be")
             return None
-        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")   # as read_text() reads it
-    except (OSError, UnicodeDecodeError) as error:
+        return data
+    except OSError as error:
         problems.add("pack.file", file, 0, "", f"cannot read: {error}")
         return None
 

@@ -8,6 +8,7 @@ import yaml
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 TINY = TESTS / "packs" / "tiny"
+CARDTEXT = TESTS / "packs" / "cardtext"   # literal card text and a CSV deck (tests/test_card_text.py)
 SCENARIO_DIR = TESTS / "scenarios"
 
 
@@ -98,3 +99,16 @@ def zr_twins(seed: int):
     ra, rb = random.Random(seed), random.Random(seed)
     a.playout(ra)
     return a, b, rb
+
+
+@pytest.fixture
+def pack_dir(tmp_path) -> Path:
+    """A fresh copy of tests/packs/cardtext."""
+    return Path(shutil.copytree(CARDTEXT, tmp_path / "cardtext"))
+
+
+def replace_once(path: Path, old: str, new: str) -> None:
+    """Edit a test's copy of a pack file; the test setup fails if `old` is not there."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"test setup: {old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")

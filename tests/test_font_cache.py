@@ -20,7 +20,7 @@ from conftest import REPO
 
 TIMEOUT = 600          # seconds: a child that hangs fails the test (a cold cut on a busy box takes minutes)
 PNP = [sys.executable, "-m", "pnp.cli"]
-GAME, LANG = "zombie-run", "en"
+GAME, LANG = "zombie-run", "ar"     # Arabic: the build cuts the Latin and the Arabic fonts
 # Two machines as unlike as one box allows: time zone, locale and string hashing all differ.
 MACHINES = (
     {"TZ": "UTC", "LANG": "C", "LC_ALL": "C", "PYTHONHASHSEED": "0"},
@@ -32,8 +32,8 @@ def child_env(cache: Path, **extra: str) -> dict[str, str]:
     return {**os.environ, "PNP_CACHE_DIR": str(cache), **extra}
 
 
-def start_build(cache: Path, out: Path, **extra: str) -> subprocess.Popen:
-    return subprocess.Popen([*PNP, "build", GAME, "--lang", LANG, "--out", str(out)], cwd=REPO,
+def start_build(cache: Path, out: Path, lang: str = LANG, **extra: str) -> subprocess.Popen:
+    return subprocess.Popen([*PNP, "build", GAME, "--lang", lang, "--out", str(out)], cwd=REPO,
                             env=child_env(cache, **extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -47,8 +47,8 @@ def finish(child: subprocess.Popen) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(child.args, child.returncode, stdout, stderr)
 
 
-def build(cache: Path, out: Path, **extra: str) -> subprocess.CompletedProcess:
-    return finish(start_build(cache, out, **extra))
+def build(cache: Path, out: Path, lang: str = LANG, **extra: str) -> subprocess.CompletedProcess:
+    return finish(start_build(cache, out, lang, **extra))
 
 
 def pdfs(out: Path) -> dict[str, bytes]:
@@ -95,6 +95,19 @@ def test_cut_fonts_are_byte_identical_and_carry_their_digest(cold_builds):
     for name, data in fonts.items():
         sidecar = first / "fonts" / f"{name}.sha256"
         assert sidecar.read_text().strip() == hashlib.sha256(data).hexdigest()
+
+
+def test_a_build_without_arabic_text_cuts_no_arabic_font(cold_builds, tmp_path):
+    (cache, _), _ = cold_builds
+    latin_only = tmp_path / "cache"
+    shutil.copytree(cache, latin_only)
+    for path in (latin_only / "fonts").glob("PnpArabic-*"):
+        path.unlink()
+
+    result = build(latin_only, tmp_path / "out", "en")
+
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name.split("-")[0] for p in (latin_only / "fonts").glob("*.ttf")) == ["PnpSans"] * 3
 
 
 def test_truncated_empty_and_garbage_cached_fonts_are_cut_again(cold_builds, tmp_path):

@@ -258,7 +258,7 @@ def test_leftovers_named_as_the_ceo_found_them(tmp_path):
     assert result.exit_code == 0, result.output
     assert "removed 2 leftover temp files" in result.output
     assert leftovers(tmp_path) == []
-    assert sorted(p.name for p in game.iterdir()) == ["tiny-cards-en-a4.pdf"]
+    assert sorted(p.name for p in game.iterdir()) == ["tiny-cards-en-a4.pdf", "tiny-tuckboxes-en-a4.pdf"]
 
 
 def test_the_staging_folder_of_a_build_still_running_is_kept(tmp_path):
@@ -278,7 +278,8 @@ def test_a_second_build_replaces_only_its_own_files(tmp_path):
     result = build_tiny(tmp_path)
     assert result.exit_code == 0, result.output
     files = snapshot(tmp_path / "tiny")
-    assert sorted(files) == ["tiny-cards-en-a4.pdf", "tiny-cards-en-letter.pdf", "tiny-cards-it-a4.pdf"]
+    assert sorted(files) == ["tiny-cards-en-a4.pdf", "tiny-cards-en-letter.pdf", "tiny-cards-it-a4.pdf",
+                             "tiny-tuckboxes-en-a4.pdf", "tiny-tuckboxes-it-a4.pdf"]
     assert files["tiny-cards-en-letter.pdf"] == b"another paper"
     assert files["tiny-cards-en-a4.pdf"].startswith(b"%PDF") and files["tiny-cards-it-a4.pdf"].startswith(b"%PDF")
     assert "wrote " + str(tmp_path / "tiny" / "tiny-cards-en-a4.pdf") in result.output

@@ -113,4 +113,4 @@ def test_an_existing_pdf_is_not_clobbered_by_a_failed_build(tiny_pack, tmp_path)
     replace(tiny_pack / "cards/main.yaml", "value: 2", "value: two")
     assert run_build(tiny_pack, out, "--lang", "en").exit_code == 2
     assert pdf.read_bytes() == before
-    assert sorted(p.name for p in pdf.parent.iterdir()) == [pdf.name]
+    assert sorted(p.name for p in pdf.parent.iterdir()) == [pdf.name, "tiny-tuckboxes-en-a4.pdf"]

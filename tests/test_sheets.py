@@ -15,7 +15,7 @@ from reportlab.lib.colors import Color
 
 import pnp.sheets.pdfwriter as pdfwriter
 from pnp.sheets import Face, SheetCard, write_calibration_pdf, write_cards_pdf
-from pnp.sheets.sprues import find_sprue, load_sprues
+from pnp.sheets.sprues import fallback_sprue, find_sprue, load_sprues
 from pnp.units import card_size_pt, mm
 
 PT_PER_MM = 72 / 25.4
@@ -153,21 +153,46 @@ def letter(tmp_path_factory):
     return path, report
 
 
-def grid_lines(paper):
-    """Expected trim lines (mm from top-left) of a centred, abutting 3x3 poker grid."""
+# The poker sprues, worked out by hand: cards lie sideways (88 x 63 mm on the page) with 6 mm gaps
+# (3 mm of bleed each), 3 mm crop marks 0.5 mm past the bleed, outside the 6.35 mm printer margin.
+# A4: 2 x 4 (3 x 3 upright leaves 10.5 mm at the sides, 6.35 + 3.5 + 2 = 11.85 are needed).
+# Letter: 2 x 3 (4 rows of 63 + 3 gaps of 4 need 264 + 23.7 mm, the page has 279.4).
+POKER_GRID = {"a4": (2, 4), "letter": (2, 3)}
+SLOT_MM, GAP_MM = (88.0, 63.0), 6.0
+
+
+def slots(paper):
+    """Expected trims (x0, y0, x1, y1; mm from the top-left) of the centred poker grid, in fill order."""
     pw, ph = PAPER_MM[paper]
-    left, top = (pw - 3 * 63) / 2, (ph - 3 * 88) / 2
-    return [left + 63 * i for i in range(4)], [top + 88 * i for i in range(4)]
+    cols, rows = POKER_GRID[paper]
+    (w, h), g = SLOT_MM, GAP_MM
+    left, top = (pw - cols * w - (cols - 1) * g) / 2, (ph - rows * h - (rows - 1) * g) / 2
+    return [(left + c * (w + g), top + r * (h + g), left + c * (w + g) + w, top + r * (h + g) + h)
+            for r in range(rows) for c in range(cols)]
+
+
+def grid_lines(paper):
+    """Expected trim lines (mm from top-left): every card's left and right, top and bottom."""
+    trims = slots(paper)
+    return sorted({t[i] for t in trims for i in (0, 2)}), sorted({t[i] for t in trims for i in (1, 3)})
 
 
 # ---------------------------------------------------------------- the tests
 
-def test_shipped_sprues_load_and_poker_is_3x3():
+def test_shipped_poker_sprues_are_the_densest_that_fit():
     ids = {s.id for s in load_sprues()}
     assert {"poker-a4", "poker-letter", "poker-a4-gutterfold", "poker-letter-gutterfold"} <= ids
     for paper in PAPER_MM:
         sprue = find_sprue(*POKER, paper, "duplex")
-        assert (sprue.cols, sprue.rows, sprue.gap) == (3, 3, 0)
+        assert not sprue.id.startswith("auto-")
+        assert (sprue.cols, sprue.rows, sprue.rotate, sprue.orientation) == (*POKER_GRID[paper], 90, "portrait")
+        assert sprue.gap == pytest.approx(mm(GAP_MM))
+        # the data is what the computed layout would choose: no denser grid meets the constraints
+        assert fallback_sprue(*POKER, paper, "duplex").capacity == sprue.capacity
+    for paper, per_sheet in (("a4", 4), ("letter", 3)):
+        sprue = find_sprue(*POKER, paper, "gutterfold")
+        assert not sprue.id.startswith("auto-") and sprue.capacity == per_sheet
+        assert fallback_sprue(*POKER, paper, "gutterfold").capacity == per_sheet
 
 
 def test_sprue_validation(tmp_path):
@@ -179,13 +204,23 @@ def test_sprue_validation(tmp_path):
     bad.write_text("sprues:\n  - {id: big, paper: a4, orientation: portrait, layout: duplex, card: poker, grid: 4x3}\n")
     with pytest.raises(ValueError, match="'big'.*margins"):
         load_sprues(bad)
+    # the old 3x3 abutting poker sheets: 10.5 mm at the sides of A4, 7.7 mm top and bottom of Letter
+    for paper in PAPER_MM:
+        bad.write_text(f"sprues:\n  - {{id: old, paper: {paper}, orientation: portrait, layout: duplex, card: poker,"
+                       " grid: 3x3, gap: 0}\n")
+        with pytest.raises(ValueError, match="'old'.*margins"):
+            load_sprues(bad)
+    bad.write_text("sprues:\n  - {id: tight, paper: a4, orientation: portrait, layout: duplex, card: poker,"
+                   " rotate: 90, grid: 2x4, gap: 3mm}\n")
+    with pytest.raises(ValueError, match="'tight'.*gap of 3.00 mm.*at least 4 mm"):
+        load_sprues(bad)
 
 
 def test_fallback_sprue_for_other_sizes():
     tarot = find_sprue(*card_size_pt("tarot"), "a4", "duplex")
     assert tarot.id.startswith("auto-") and tarot.capacity == 4 and tarot.gap == pytest.approx(mm(6))
     mini = find_sprue(*card_size_pt("mini"), "a4", "duplex")
-    assert mini.capacity == 16
+    assert (mini.cols, mini.rows) == (3, 4)  # 4 columns of 44.5 mm + 3 gaps of 4 mm leave 10 mm a side
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -195,53 +230,38 @@ def test_page_size(paper, a4, letter):
         assert page_size_mm(path, index) == pytest.approx(PAPER_MM[paper], abs=0.01)
 
 
-def test_a4_grid_is_centred_with_outer_bleed(a4):
-    path, _ = a4
-    xs, ys = grid_lines("a4")
-    mid_y, mid_x = ys[1] + 44, xs[1] + 31
-    left = colour_edge(path, 0, (xs[0] - 5, mid_y - 1, xs[0] + 1, mid_y + 1), RED, 0)
-    right = colour_edge(path, 0, (xs[3] - 1, mid_y - 1, xs[3] + 5, mid_y + 1), RED, 0, from_end=True)
-    top = colour_edge(path, 0, (mid_x - 1, ys[0] - 5, mid_x + 1, ys[0] + 1), RED, 1)
-    bottom = colour_edge(path, 0, (mid_x - 1, ys[3] - 1, mid_x + 1, ys[3] + 5), RED, 1, from_end=True)
-    assert left == pytest.approx(210 - right, abs=0.1)
-    assert top == pytest.approx(297 - bottom, abs=0.1)
-    # art bleeds 3 mm past the grid's outer trim
-    assert left == pytest.approx(xs[0] - 3, abs=0.05)
-    assert top == pytest.approx(ys[0] - 3, abs=0.05)
-
-
-def test_letter_outer_bleed_is_clipped_top_and_bottom_but_grid_centred(letter):
-    path, _ = letter
-    xs, ys = grid_lines("letter")
-    mid_x = xs[1] + 31
-    top = colour_edge(path, 0, (mid_x - 1, 4, mid_x + 1, ys[0] + 1), RED, 1)
-    bottom = colour_edge(path, 0, (mid_x - 1, ys[3] - 1, mid_x + 1, 276), RED, 1, from_end=True)
-    assert top == pytest.approx(279.4 - bottom, abs=0.1)
-    assert ys[0] - 3 < top <= ys[0] - 0.1  # some bleed, less than 3 mm, so the marks fit
-    assert ys[0] == pytest.approx(7.7)
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_card_edge_keeps_3mm_of_its_own_bleed(paper, tmp_path):
+    """Each card's art, told apart by its colour, reaches 3 mm past every edge of its trim: into
+    the margin and into its half of the gap between neighbours, never over a neighbour."""
+    path = tmp_path / "x.pdf"
+    n = len(slots(paper))
+    write_cards_pdf(path, deck(n, unique=True), paper=paper)
+    page = render_page(path, 0, dpi=400)
+    image, px = page
+    for i, (x0, y0, x1, y1) in enumerate(slots(paper)):
+        box = colour_mask(image, unique_rgb(i)).getbbox()
+        art = tuple(v * px for v in box)
+        assert art == pytest.approx((x0 - 3, y0 - 3, x1 + 3, y1 + 3), abs=0.1), i  # a pixel and a half
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_crop_marks_on_every_trim_line(paper, a4, letter):
     path = (a4 if paper == "a4" else letter)[0]
-    pw, ph = PAPER_MM[paper]
     xs, ys = grid_lines(paper)
-    bleed_tb = 3.0 if paper == "a4" else 0.2  # Letter: only 7.7 mm top and bottom
 
-    def zone(trim_edge, bleed, outwards):
-        """The band where marks belong: beyond bleed + 0.5 mm gap, at most 3 mm long, >= 5 mm from the edge."""
-        near, far = trim_edge + outwards * (bleed + 0.6), trim_edge + outwards * (bleed + 0.5 + 2.9)
+    def zone(trim_edge, outwards):
+        """The band where marks belong: beyond the 3 mm bleed and the 0.5 mm gap, 3 mm long."""
+        near, far = trim_edge + outwards * 3.6, trim_edge + outwards * 6.4
         return tuple(sorted((near, far)))
 
     for index in (0, 1):  # front page and its back page
         for x in xs:  # vertical trim lines: marks in the top and bottom margins
-            for y0, y1 in (zone(ys[0], bleed_tb, -1), zone(ys[3], bleed_tb, +1)):
-                y0, y1 = max(y0, 5.05), min(y1, ph - 5.05)
+            for y0, y1 in (zone(ys[0], -1), zone(ys[-1], +1)):
                 measured = dark_centroid(path, index, (x - 0.8, y0, x + 0.8, y1), axis=0)
                 assert measured == pytest.approx(x, abs=0.1)
         for y in ys:  # horizontal trim lines: marks in the left and right margins
-            for x0, x1 in (zone(xs[0], 3.0, -1), zone(xs[3], 3.0, +1)):
-                x0, x1 = max(x0, 5.05), min(x1, pw - 5.05)
+            for x0, x1 in (zone(xs[0], -1), zone(xs[-1], +1)):
                 measured = dark_centroid(path, index, (x0, y - 0.8, x1, y + 0.8), axis=1)
                 assert measured == pytest.approx(y, abs=0.1)
 
@@ -285,30 +305,31 @@ def test_back_offset_shifts_back_pages_only(tmp_path):
     write_cards_pdf(plain, deck(9), paper="a4")
     write_cards_pdf(shifted, deck(9), paper="a4", back_offset=(1.5, -2.0))
     xs, ys = grid_lines("a4")
-    mid_y, mid_x = ys[1] + 44, xs[1] + 31
+    mid_y, mid_x = (ys[2] + ys[3]) / 2, (xs[0] + xs[1]) / 2  # the middle of the second row, of the first column
 
     def edges(path, index, rgb):
         left = colour_edge(path, index, (xs[0] - 6, mid_y - 1, xs[0] + 3, mid_y + 1), rgb, 0)
-        top = colour_edge(path, index, (mid_x - 1, ys[0] - 6, mid_x + 1, ys[0] + 4), rgb, 1)
+        # from just below the sheet text between the top marks (which ends 3.5 mm above the trim)
+        top = colour_edge(path, index, (mid_x - 1, ys[0] - 3.3, mid_x + 1, ys[0] + 4), rgb, 1)
         return left, top
 
     assert edges(shifted, 0, RED) == pytest.approx(edges(plain, 0, RED), abs=0.02)
     (l0, t0), (l1, t1) = edges(plain, 1, BLUE), edges(shifted, 1, BLUE)
     # without an offset the back's left art edge mirrors the front's right art edge exactly
-    front_right = colour_edge(plain, 0, (xs[3] - 3, mid_y - 1, xs[3] + 6, mid_y + 1), RED, 0, from_end=True)
+    front_right = colour_edge(plain, 0, (xs[-1] - 3, mid_y - 1, xs[-1] + 6, mid_y + 1), RED, 0, from_end=True)
     assert l0 == pytest.approx(210 - front_right, abs=0.05)
     assert t0 == pytest.approx(edges(plain, 0, RED)[1], abs=0.05)
     assert l1 - l0 == pytest.approx(1.5, abs=0.05)   # +x: to the right
     assert t1 - t0 == pytest.approx(2.0, abs=0.05)   # -y: down (y grows downwards in raster mm)
     # the crop marks move with the backs
     x = xs[1]
-    window = (x - 0.8, ys[3] + 5.6, x + 2.3, ys[3] + 6.4)  # both marks cross it; no bleed reaches it
+    window = (x - 0.8, ys[-1] + 5.6, x + 2.3, ys[-1] + 6.4)  # both marks cross it; no bleed reaches it
     mark0 = dark_centroid(plain, 1, window, axis=0)
     mark1 = dark_centroid(shifted, 1, window, axis=0)
     assert mark1 - mark0 == pytest.approx(1.5, abs=0.05)
 
 
-@pytest.mark.parametrize("n, sheets", [(95, 11), (63, 7), (9, 1), (10, 2)])
+@pytest.mark.parametrize("n, sheets", [(95, 12), (63, 8), (8, 1), (9, 2)])
 def test_sheet_counts(n, sheets, tmp_path):
     path = tmp_path / "x.pdf"
     report = write_cards_pdf(path, deck(n), paper="a4", title="cimiterio")
@@ -403,16 +424,19 @@ def test_gutterfold_mirrors_backs_across_the_fold(paper, tmp_path):
     path = tmp_path / "x.pdf"
     report = write_cards_pdf(path, deck(5, unique=True), paper=paper, layout="gutterfold")
     assert (report.front_sheets, report.back_sheets) == (2, 0) and page_count(path) == 2
-    ph, pw = PAPER_MM[paper]  # landscape
+    # A4: landscape, 2 x 2 upright a side; Letter (2 columns a side leave 7.2 mm at the edges):
+    # portrait, 3 sideways cards a side
+    ph, pw = PAPER_MM[paper] if paper == "a4" else PAPER_MM[paper][::-1]
     assert page_size_mm(path, 0) == pytest.approx((pw, ph), abs=0.01)
     page = render_page(path, 0)
-    for i in range(4):
+    for i in range(4 if paper == "a4" else 3):
         fx, fy, _ = colour_centroid(page, unique_rgb(i))
         bx, by, _ = colour_centroid(page, unique_rgb(99 - i))
         assert (bx, by) == pytest.approx((pw - fx, fy), abs=0.15)
         assert fx < pw / 2 - 20 and bx > pw / 2 + 20  # fronts left of the fold, backs right of it
     # the dashed fold line sits on the page centre
-    fold = dark_centroid(path, 0, (pw / 2 - 0.8, ph / 2 - 20, pw / 2 + 0.8, ph / 2 + 20), axis=0)
+    # a 7 mm gutter: the art on either side stops 0.5 mm from the fold line
+    fold = dark_centroid(path, 0, (pw / 2 - 0.4, ph / 2 - 20, pw / 2 + 0.4, ph / 2 + 20), axis=0)
     assert fold == pytest.approx(pw / 2, abs=0.1)
     assert "fold on the dashed line" in page_text(path, 0)
 
@@ -441,18 +465,22 @@ def test_every_page_has_a_measured_50mm_test_bar(paper, layout, tmp_path):
     report = write_cards_pdf(path, deck(5), paper=paper, layout=layout)
     assert report.warnings == []
     for page in report.pages:
-        assert len(page.test_bars) == 1
-        x0, y0, x1, y1 = (v / PT_PER_MM for v in page.test_bars[0])
-        h = page.height / PT_PER_MM
-        y0, y1 = h - y0, h - y1  # to top-left origin
-        vertical = abs(x1 - x0) < 1e-6
-        ends = []
-        for x, y in ((x0, y0), (x1, y1)):  # measure each end tick in the rendered page
-            if vertical:  # ticks are horizontal lines at the bar's ends
-                ends.append(dark_centroid(path, page.number - 1, (x - 1.5, y - 0.3, x - 0.2, y + 0.3), axis=1))
-            else:
-                ends.append(dark_centroid(path, page.number - 1, (x - 0.3, y - 0.7, x + 0.3, y - 0.2), axis=0))
-        assert abs(ends[1] - ends[0]) == pytest.approx(50.0, abs=0.1)
+        assert len(page.test_bars) == 2  # one along x, one along y: printers scale them differently
+        directions = []
+        for bar in page.test_bars:
+            x0, y0, x1, y1 = (v / PT_PER_MM for v in bar)
+            h = page.height / PT_PER_MM
+            y0, y1 = h - y0, h - y1  # to top-left origin
+            vertical = abs(x1 - x0) < 1e-6
+            directions.append(vertical)
+            ends = []
+            for x, y in ((x0, y0), (x1, y1)):  # measure each end tick in the rendered page
+                if vertical:  # ticks are horizontal lines at the bar's ends
+                    ends.append(dark_centroid(path, page.number - 1, (x - 0.7, y - 0.3, x - 0.2, y + 0.3), axis=1))
+                else:
+                    ends.append(dark_centroid(path, page.number - 1, (x - 0.3, y - 0.7, x + 0.3, y - 0.2), axis=0))
+            assert abs(ends[1] - ends[0]) == pytest.approx(50.0, abs=0.02)
+        assert sorted(directions) == [False, True]
 
 
 def test_mirror_axis_follows_the_long_edge():

@@ -11,6 +11,7 @@ import logging
 import re
 import shutil
 import subprocess
+import sys
 from functools import lru_cache
 
 import pypdfium2 as pdfium
@@ -18,6 +19,7 @@ import pytest
 from conftest import TINY
 from PIL import Image, ImageChops
 from reportlab.graphics import renderPDF
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import svg2rlg
 
@@ -346,9 +348,32 @@ def test_compiled_face_can_be_drawn_many_times_and_restores_state():
     ('<rect width="5mm" height="5"/>', ["<rect", "width", "5mm"]),
     ('<rect width="5" height="5" transform="perspective(3)"/>', ["transform", "perspective"]),
     ('<text x="1" y="2" font-family="NoSuchFont" font-size="3">x</text>', ["font-family", "NoSuchFont"]),
-    ('<text x="1" y="2" font-family="PnpSans-Regular" font-size="3">a<tspan>b</tspan></text>', ["tspan"]),
+    ('<text x="1" y="2" font-family="PnpSans-Regular" font-size="3">a<tspan x="1 2">b</tspan></text>',
+     ["<tspan", "'x'", "single number"]),
     ('<rect width="5" height="5" style="filter: blur(2px)"/>', ["style", "filter"]),
-    ('<defs><linearGradient id="g"/></defs>', ["defs"]),
+    ('<defs><pattern id="p"/></defs><rect width="5" height="5" fill="url(#p)"/>', ["<rect", "fill", "<pattern>"]),
+    ('<linearGradient id="g"><stop stop-color="red"/><stop offset="1"/></linearGradient>'
+     '<rect width="5" height="5" fill="none" stroke="url(#g)"/>', ["<rect", "stroke", "gradient"]),
+    ('<linearGradient id="g" spreadMethod="reflect"><stop/><stop offset="1"/></linearGradient>'
+     '<rect width="5" height="5" fill="url(#g)"/>', ["<linearGradient", "spreadMethod", "reflect"]),
+    ('<linearGradient id="g"><stop stop-opacity="0.5"/><stop offset="1"/></linearGradient>'
+     '<rect width="5" height="5" fill="url(#g)"/>', ["<linearGradient", "stop-opacity"]),
+    ('<linearGradient id="g"><animate/></linearGradient><rect width="5" height="5" fill="url(#g)"/>', ["<animate"]),
+    ('<linearGradient id="a" href="#b"/><linearGradient id="b" href="#a"/><rect width="5" height="5" '
+     'fill="url(#a)"/>', ["circle"]),
+    ('<g id="a"><use href="#a"/></g>', ["<use", "#a uses itself"]),
+    ('<use href="art/frame.svg#x"/>', ["<use", "<image"]),
+    ('<use href="#nothing"/>', ["<use", "'nothing'"]),
+    ('<clipPath id="c" clipPathUnits="objectBoundingBox"><rect width="1" height="1"/></clipPath>'
+     '<rect width="5" height="5" clip-path="url(#c)"/>', ["<clipPath", "objectBoundingBox"]),
+    ('<clipPath id="c"><text>x</text></clipPath><rect width="5" height="5" clip-path="url(#c)"/>',
+     ["<text", "<clipPath>"]),
+    ('<clipPath id="c"><path d="M0,0 h5 v5 z M1,1 h2 v2 z"/><rect width="1" height="1"/></clipPath>'
+     '<rect width="5" height="5" clip-path="url(#c)"/>', ["<path", "one closed outline"]),
+    ('<rect width="5" height="5" clip-path="url(#nowhere)"/>', ["<rect", "clip-path", "'nowhere'"]),
+    ('<rect width="5" height="5" clip-path="inset(1px)"/>', ["<rect", "clip-path", "inset"]),
+    ('<style>rect { fill: red }</style>', ["<style>"]),
+    ('<image href="x.png" width="5" height="5" x="1"/>', ["<image", "not supported here"]),
 ])
 def test_unsupported_svg_names_element_and_attribute(body, words):
     with pytest.raises(UnsupportedSvg) as caught:
@@ -358,7 +383,123 @@ def test_unsupported_svg_names_element_and_attribute(body, words):
         assert word in str(caught.value)
 
 
+def test_uses_of_uses_are_bounded():
+    # ten levels of ten uses each would draw 10^10 rectangles from a few hundred bytes: in a child
+    # with a timeout, since without the bound it would never end
+    levels = ['<rect id="l0" width="1" height="1"/>']
+    levels += [f'<g id="l{n}">' + f'<use href="#l{n - 1}"/>' * 10 + '</g>' for n in range(1, 11)]
+    doc = svg('<defs>' + "".join(levels) + '</defs><use href="#l10"/>')
+    code = ("import sys\nfrom pnp.render.svgcanvas import UnsupportedSvg, compile_svg\n"
+            "try:\n    compile_svg(sys.stdin.read())\nexcept UnsupportedSvg as error:\n    print(error)\n")
+    result = subprocess.run([sys.executable, "-c", code], input=doc, capture_output=True, text=True, timeout=120)
+    assert "<use> draws more than 100,000 elements" in result.stdout, result.stdout + result.stderr
+
+
 def test_ignorable_content_is_accepted():
     face = compile_svg(svg('<title>t</title><desc>d</desc><defs/><!-- c --><g id="x" display="none">'
                            '<foo/></g><rect width="0" height="5"/><path d=""/>'))
     assert face.width == pytest.approx(40 * 72 / 25.4)
+
+
+# ---------------------------------------------------------------------------------------------
+# what art needs: <defs> and <use>, clip paths, gradients, <tspan> (compared with svglib)
+
+DEFS = ('<defs><path id="star" d="M0,-4 L1.2,-1.2 4,-1.2 1.8,0.6 2.6,4 0,2 -2.6,4 -1.8,0.6 -4,-1.2 -1.2,-1.2 Z"/>'
+        '<g id="pair"><rect x="0" y="0" width="4" height="3"/><circle cx="7" cy="1.5" r="1.5" fill="#1e78b8"/></g>'
+        '<linearGradient id="sunset" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#dfb920"/>'
+        '<stop offset="0.5" stop-color="#c63b2f"/><stop offset="1" stop-color="#1d4f72"/></linearGradient>'
+        '<linearGradient id="down" x1="0" y1="0" x2="0" y2="1"><stop offset="20%" stop-color="#fff"/>'
+        '<stop offset="80%" stop-color="#16140f"/></linearGradient>'
+        '<linearGradient id="user" gradientUnits="userSpaceOnUse" x1="4" y1="0" x2="36" y2="0">'
+        '<stop offset="0" style="stop-color:#20df40"/><stop offset="1" style="stop-color:#641d72"/></linearGradient>'
+        '<linearGradient id="inherits" href="#sunset" x1="0" y1="1" x2="1" y2="0"/>'
+        '<radialGradient id="glow"><stop offset="0" stop-color="#ffffff"/><stop offset="1" stop-color="#9e1b22"/>'
+        '</radialGradient>'
+        '<radialGradient id="spot" gradientUnits="userSpaceOnUse" cx="30" cy="15" r="8">'
+        '<stop offset="0" stop-color="#dfb920"/><stop offset="1" stop-color="#3a4a35"/></radialGradient>'
+        '<clipPath id="disc"><circle cx="20" cy="15" r="9"/></clipPath>'
+        '<clipPath id="two"><path d="M2,2 V12 H12 V2 Z"/><circle cx="14" cy="12" r="5"/></clipPath>'
+        '</defs>')
+
+ART_SNIPPETS = {
+    "use": '<use href="#star" x="6" y="6" fill="#c63b2f"/>'
+           '<use href="#star" x="16" y="6" fill="#1d722b" transform="rotate(15 16 6)"/>'
+           '<g fill="#641d72"><use href="#pair" x="24" y="3"/></g>'
+           '<use href="#pair" transform="translate(4,18) scale(2)"/>'
+           '<circle id="dot" cx="30" cy="22" r="2" fill="#dfb920"/><use href="#dot" x="5"/>',
+    "linear-gradients": '<rect x="2" y="2" width="36" height="6" fill="url(#sunset)"/>'
+                        '<rect x="2" y="10" width="10" height="18" fill="url(#down)"/>'
+                        '<rect x="14" y="10" width="24" height="6" fill="url(#user)"/>'
+                        '<circle cx="26" cy="23" r="5" fill="url(#sunset)" stroke="#16140f" stroke-width="0.6"/>',
+    "radial-gradients": '<circle cx="10" cy="15" r="8" fill="url(#glow)"/>'
+                        '<rect x="22" y="7" width="16" height="16" fill="url(#spot)"/>',
+    "clip-paths": '<g clip-path="url(#disc)"><rect x="0" y="0" width="20" height="30" fill="#c63b2f"/>'
+                  '<rect x="20" y="0" width="20" height="30" fill="#1e78b8"/></g>'
+                  '<path d="M26,4 h10 v10 h-10 z" fill="#20df40" clip-path="url(#disc)"/>'
+                  '<g transform="translate(30,20) rotate(20)" clip-path="url(#disc)">'
+                  '<rect x="-14" y="-10" width="8" height="8" fill="#641d72"/></g>',
+    # svglib drops the space between a tspan and the text after it, and measures every piece in
+    # the <text>'s own font: no spaces at the seams here, and a font change only at the end
+    "tspans": '<text x="2" y="8" font-family="PnpSans-Regular" font-size="4" fill="#16140f">Deal'
+              '<tspan dx="1" fill="#c63b2f">3 damage</tspan><tspan dx="1" font-family="PnpSans-Bold">now</tspan>'
+              '</text>'
+              '<text x="2" y="16" font-family="PnpSans-Regular" font-size="3.5" fill="#1e78b8">'
+              '<tspan>first</tspan><tspan x="20" y="16" font-size="5">second</tspan></text>'
+              '<text x="4" y="25" font-family="PnpSans-Regular" font-size="3" fill="black">a'
+              '<tspan dx="3" dy="-1.5">up</tspan><tspan dy="1.5" fill="#1d722b">down</tspan> end</text>',
+}
+
+
+@pytest.mark.parametrize("name", sorted(ART_SNIPPETS))
+def test_art_snippet_matches_svglib(name):
+    # svglib fills a gradient's clip path with black before it paints the shading (clipPath(...,
+    # fill=1)): a dark fringe on the outline of every gradient fill, about 1% of these pixels
+    within = 0.99 if "gradient" in name else 0.999
+    assert_same(svg(DEFS + ART_SNIPPETS[name]), within_min=within)
+
+
+def test_clip_path_of_several_shapes_is_their_union():
+    # svglib adds the shapes of a clip path with the nonzero rule as they run, so where a square
+    # running one way and a circle running the other overlap it clips everything away; SVG clips
+    # to the union. The reference: the two shapes themselves, filled.
+    clipped = svg(DEFS + '<rect x="0" y="0" width="40" height="30" fill="#1d722b" clip-path="url(#two)"/>')
+    union = svg('<path d="M2,2 h10 v10 h-10 z" fill="#1d722b"/><path d="M19,12 A5,5 0 0 0 9,12 A5,5 0 0 0 19,12 Z"'
+                ' fill="#1d722b"/>')
+    mean, within = difference(raster(our_pdf(clipped)), raster(svglib_pdf(union)))
+    assert mean < 0.5 and within >= 0.995, (mean, within)
+    assert pixel(raster(our_pdf(clipped)), 11, 11) == (29, 114, 43)      # where the two overlap
+
+
+def test_tspan_white_space_collapses_across_pieces_as_in_one_text():
+    # "Deal <tspan>3</tspan> now" reads "Deal 3 now": the spaces at the seams are kept (once), and
+    # newlines and indentation collapse, exactly as in a <text> without tspans
+    plain = svg('<text x="2" y="15" font-family="PnpSans-Regular" font-size="4" fill="#000">Deal 3 damage now</text>')
+    pieces = svg('<text x="2" y="15" font-family="PnpSans-Regular" font-size="4" fill="#000">\n  Deal  '
+                 '<tspan>3 </tspan>\n   <tspan> damage</tspan>  now  </text>')
+    assert difference(raster(our_pdf(plain)), raster(our_pdf(pieces))) == (0.0, 1.0)
+    text = pdfium.PdfDocument(our_pdf(pieces))[0].get_textpage().get_text_range()
+    assert text.split() == ["Deal", "3", "damage", "now"]
+
+
+def test_tspan_font_weight_picks_the_bold_font_and_anchor_spans_the_chunk():
+    weight = svg('<text x="20" y="15" font-family="PnpSans-Regular" font-size="4" text-anchor="middle" '
+                 'fill="#000">a<tspan font-weight="bold">bold</tspan>b</text>')
+    family = svg('<text x="20" y="15" font-family="PnpSans-Regular" font-size="4" text-anchor="middle" '
+                 'fill="#000">a<tspan font-family="PnpSans-Bold">bold</tspan>b</text>')
+    assert difference(raster(our_pdf(weight)), raster(our_pdf(family))) == (0.0, 1.0)
+    assert b"PnpSans-Bold" in our_pdf(weight)
+    # where the glyphs landed (pdfium's character boxes, in points): one chunk "abold b" centred on
+    # x=20 mm, each piece as wide as its own font makes it
+    page = pdfium.PdfDocument(our_pdf(weight))[0]
+    chars = page.get_textpage()
+    size = 4 * 72 / 25.4
+    widths = [stringWidth("a", "PnpSans-Regular", size), stringWidth("bold", "PnpSans-Bold", size),
+              stringWidth("b", "PnpSans-Regular", size)]
+    left = 20 * 72 / 25.4 - sum(widths) / 2
+    starts = [left, left + widths[0], left + widths[0] + widths[1]]
+    for index, start in zip((0, 1, 5), starts):
+        glyph_left = chars.get_charbox(index)[0]
+        assert start - 0.5 < glyph_left < start + 1.5, (index, glyph_left, start)     # a side bearing in
+    with pytest.raises(UnsupportedSvg, match="no bold font of family 'PnpSans-CondensedBold'"):
+        compile_svg(svg('<text x="1" y="9" font-family="PnpSans-CondensedBold" font-size="3">a'
+                        '<tspan font-weight="700">b</tspan></text>'))

@@ -274,3 +274,67 @@ def test_a_template_nested_thousands_deep_is_a_message(tiny_pack):
     assert (problem.code, problem.key, problem.face) == ("template.recursion", "card alpha", "back")
     assert problem.message == ("template tiny/back.svg.j2: it nests tags or brackets too deep to be read "
                                "(thousands inside each other) (and 3 more cards)")
+
+
+# ---- every kind of template typo: one message, at the line where it is, in the designer's terms ---------
+BODY_LINE = '{{ textbox(card.body, safe + 1, 30, w - 2*safe - 2, 40, size=10, min_size=6) }}'
+PARTS = {      # templates the typos below include or import, each with its own typo
+    "part.svg.j2": "<g>\n{{ card.titel }}\n</g>\n",
+    "macros.svg.j2": "{# macros #}\n{% macro badge(c) %}\n<g>{{ c.titel }}</g>\n{% endmacro %}\n",
+    "broken.svg.j2": "<g>\n{{ card.title }\n</g>\n",
+}
+FIELDS = "id, base_id, kind, deck, copy, quantity, title, body, colour_id, colour, value"
+TYPOS = [   # (what, the front's body line becomes, file with the error, its line, the message)
+    ("syntax", "{{ textbox(card.body, safe + 1, 30 }}", "front", 6, "unexpected '}', expected ')'"),
+    ("unclosed for", "{% for x in [1] %}\n{{ x }}\n{% endfro %}", "front", 8,
+     "Encountered unknown tag 'endfro'. Jinja was looking for the following tags: 'endfor' or 'else'. "
+     "The innermost block that needs to be closed is 'for'."),
+    ("field", "{{ card.titel }}", "front", 6,
+     f"card has no field 'titel' (its fields: {FIELDS}; did you mean 'title'?)"),
+    ("field of a text", "{{ card.body.size }}", "front", 6, "a text has no field 'size'"),
+    ("field in a loop", "{% for i in range(3) %}\n{{ card.titel }}\n{% endfor %}", "front", 7,
+     f"card has no field 'titel' (its fields: {FIELDS}; did you mean 'title'?)"),
+    ("loop variable", "{% for i in [1] %}{{ loop.indx }}{% endfor %}", "front", 6,
+     "loop has no 'indx' (it has: changed, cycle, depth, first, index, index0, last, length, nextitem, "
+     "previtem, revindex, revindex0; did you mean 'index'?)"),
+    ("filter", "{{ card.body|uper }}", "front", 6, "there is no filter 'uper'; did you mean 'upper'?"),
+    ("helper argument", "{{ textbox(card.body, 1, 2, 3, 4, sise=10) }}", "front", 6,
+     "textbox() has no argument 'sise' (its arguments: text, x, y, w, h, font, size, min_size, align, valign, "
+     "fill, line_height, max_lines, opacity, direction; did you mean 'size'?)"),
+    ("helper arguments missing", "{{ textbox(card.body, 1, 2) }}", "front", 6,
+     "textbox() needs 'w', 'h' (its arguments: text, x, y, w, h, font, size, min_size, align, valign, "
+     "fill, line_height, max_lines, opacity, direction)"),
+    ("macro arguments", "{% macro m(a) %}{{ a }}{% endmacro %}\n{{ m(1, 2) }}", "front", 7,
+     "macro m() takes 1 value (a), got 2"),
+    ("text and number", "{{ card.value + card.title }}", "front", 6, "cannot compute number 1 + a text"),
+    ("calling a text", "{{ card.body() }}", "front", 6, "a text is not a function or macro, it cannot be called"),
+    ("included template", '{% include "tiny/part.svg.j2" %}', "part", 2,
+     f"card has no field 'titel' (its fields: {FIELDS}; did you mean 'title'?)"),
+    ("included syntax", '{% include "tiny/broken.svg.j2" %}', "broken", 2, "unexpected '}'"),
+    ("imported macro", '{% import "tiny/macros.svg.j2" as m %}\n{{ m.badge(card) }}', "macros", 3,
+     f"card has no field 'titel' (its fields: {FIELDS}; did you mean 'title'?)"),
+    ("macro name", '{% import "tiny/macros.svg.j2" as m %}\n{{ m.bagde(card) }}', "front", 7,
+     "imported template 'tiny/macros.svg.j2' has no macro 'bagde' (its macros: badge; did you mean 'badge'?)"),
+    ("SVG element", '<blink x="1"/>', "front", 6, '<blink x="1">: element <blink> is not supported'),
+    ("SVG colour", '<rect x="1" y="1" width="{{ w }}" height="2" fill="blurple"/>', "front", 6,
+     "<rect x=\"1\" y=\"1\" width=\"63.0\" height=\"2\" fill=\"blurple\">: attribute 'fill': 'blurple' is not a "
+     "supported colour (use #rrggbb, #rgb, rgb(), a colour name or none)"),
+]
+PYTHON_WORDS = ("Record", "Undefined", "jinja2", "object", "TypeError", "Error:", "<locals>", "Traceback",
+                "str ", "int ", "'str'", "'int'")
+
+
+@pytest.mark.parametrize("what, typo, where, line, message", TYPOS, ids=[t[0] for t in TYPOS])
+def test_each_kind_of_typo_is_one_message_at_its_template_line(tiny_pack, what, typo, where, line, message):
+    folder = tiny_pack / "templates" / "tiny"
+    for name, text in PARTS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    edit(folder / "front.svg.j2", BODY_LINE, typo)
+    result = run_cli("build", "tiny", "--lang", "all", "--out", "out", cwd=tiny_pack.parent)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.splitlines()[0] == "1 problem in the data:", result.stderr   # 5 cards x 2 languages
+    [got] = result.stderr.splitlines()[1:]
+    assert got == (f"tiny/templates/tiny/{where}.svg.j2:{line}: card alpha: front: {message} "
+                   "(card alpha at tiny/cards/main.yaml:1, and 4 more cards)")
+    assert not [word for word in PYTHON_WORDS if word in got.replace(message, "") or word in message], got
+    assert not (tiny_pack.parent / "out").exists()

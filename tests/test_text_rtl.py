@@ -38,6 +38,7 @@ LONG = ("يتحرك الزومبي نحو أقرب لاعب ثم يهاجم إذ
 @pytest.fixture(scope="module", autouse=True)
 def registered():
     fonts.register_all()
+    fonts.chain("regular")     # raw SVG below names PnpArabic-Regular; the text layer registers it only on use
 
 
 def svg_page(body: str, w: float = 80, h: float = 20) -> str:

@@ -9,6 +9,9 @@
                     at its file and line, naming the first card it failed on and how many more
 - text.lookup       t() of a plural text without its number, or a placeholder without a value
 - text.control-char a text holds a character XML cannot hold (BEL, U+0007...): it cannot be printed
+- text.markup       rich-text markup that does not balance (`**bold` never closed...; pnp.text.markup)
+- text.icon         an inline `:icon:` the pack's icons folder lacks, or an icon file that cannot be drawn
+- text.small        a warning: text printed under 6 pt (MIN_PRINTED_PT), with its size, box and card face
 - component.*       a component (board, parts, aids) cannot be drawn: component.data, component.template,
                     component.size (pnp.components)
 - print.size        a rendered face is not the deck's card size plus bleed on every side
@@ -24,12 +27,12 @@ import re
 from dataclasses import replace
 
 from pnp.build import FACES, TEXT_MISSING, BuildOptions, PreparedFaces, render_components, render_faces
-from pnp.composition import ERROR, Finding, finding
+from pnp.composition import ERROR, WARNING, Finding, finding
 from pnp.errors import Problem, display_path
 from pnp.pack import Pack
 from pnp.print_constants import BLEED_MM, PAPERS
 from pnp.render.textbox import TEXT_CONTROL
-from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH
+from pnp.text.fitreport import MIN_PRINTED_PT, TEXT_FIT, TEXT_GLYPH, TEXT_ICON, TEXT_MARKUP, TEXT_SMALL
 from pnp.units import pt_to_mm
 
 _SVG_SIZE = re.compile(r"<svg\b[^>]*?\bwidth=\"(?P<w>[\d.]+)mm\"[^>]*?\bheight=\"(?P<h>[\d.]+)mm\"", re.S)
@@ -37,7 +40,11 @@ _HINTS = {
     TEXT_FIT: "shorten the text (or give its box more room in the template)",
     TEXT_GLYPH: "use characters the card fonts cover, or add a font that covers them",
     TEXT_CONTROL: "remove the control character from the text (it is invisible in most editors)",
+    TEXT_MARKUP: "balance the stars (**bold**, *italic*), or write \\* for a star that is just a star",
+    TEXT_ICON: "add the icon's SVG to the pack's icons folder, or write \\: for colons that are just colons",
 }
+_SMALL_HINT = (f"give the text a size of {MIN_PRINTED_PT:g} pt or more (min_size in the template), "
+               "a larger box, or a shorter text")
 # The build refuses a pack with any of these problems (DataError, exit 2): so does `pnp check`.
 _REFUSED_BY_BUILD = True
 _COMPONENT_HINT = "fix the component's entry in components.yaml (or the data it reads)"
@@ -84,6 +91,8 @@ def _finding(pack: Pack, problem: Problem, reported: set[tuple[str, str]]) -> Fi
     """A render problem as a finding, by its code; at the text file's line when the text's key is known."""
     code, lang = problem.code, problem.lang
     text_key = problem.get("text_key", "")
+    if code == TEXT_SMALL:
+        return _small(pack, problem)
     if code in _HINTS:
         located = pack.text_locations.get(lang, {}).get(text_key) if text_key else None
         if located and display_path(located[0]) != problem.file:
@@ -104,6 +113,16 @@ def _finding(pack: Pack, problem: Problem, reported: set[tuple[str, str]]) -> Fi
                        f"add {text_key} to text/{lang}.yaml", pack.id, _REFUSED_BY_BUILD, lang=lang,
                        face=problem.face, text_key=text_key, language=lang)
     return _at_problem(pack, problem, _COMPONENT_HINT if code.startswith("component.") else _TEMPLATE_HINT)
+
+
+def _small(pack: Pack, problem: Problem) -> Finding:
+    """text.small: a warning (the build prints it), naming the size, the box and the card face."""
+    w, h = problem.get("box_mm", (0.0, 0.0))
+    size = problem.get("size_pt", 0.0)
+    message = (f"{problem.get('text', '')!r} prints at {size:g} pt in a {w:g}x{h:g} mm box, "
+               f"under {MIN_PRINTED_PT:g} pt")
+    return Finding(WARNING, TEXT_SMALL, problem.file, problem.line, problem.key, message, _SMALL_HINT, pack.id,
+                   False, problem.lang, problem.face, problem.detail)
 
 
 def _at_problem(pack: Pack, problem: Problem, hint: str) -> Finding:

@@ -5,12 +5,15 @@ text.missing...); nothing here reads a problem's wording.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from pnp.check.art import art_findings
 from pnp.check.printing import render_findings
-from pnp.composition import ERROR, Finding, check_composition, finding
+from pnp.composition import ERROR, WARNING, Finding, check_composition, finding
 from pnp.errors import Problem, Problems
 from pnp.pack import Pack, UnknownGameError, find_pack, read_pack
+from pnp.text import packfonts
 
 TEXT_MISSING = "text.missing"
 # Load problems that leave a complete pack behind: the other checks still run and exit is 1, not 2.
@@ -42,6 +45,12 @@ def load_for_check(name_or_path: str | Path) -> tuple[Pack | None, list[Finding]
     problems = Problems()
     pack = read_pack(root, problems)
     findings = [load_finding(p, pack.id if pack else game) for p in sorted(set(problems.items))]
+    if pack is not None and pack.fonts and not problems.items:
+        # A pack with its own fonts: characters of its texts that no font of the language covers.
+        # A warning here, since a printed one is already a text.glyph error at its box (a text no
+        # face prints may be fine); the shipped fonts' coverage is the text.glyph check's alone.
+        findings.extend(replace(load_finding(p, pack.id), severity=WARNING, fatal=False)
+                        for p in packfonts.coverage_problems(pack))
     return pack, findings
 
 
@@ -62,8 +71,9 @@ def check_pack(name_or_path: str | Path, checks: frozenset | set = ALL_CHECKS,
     """Every finding for one pack, sorted by file and line.
 
     `checks` picks the optional groups: "rules" (data/<game>/rules.yaml) and "print" (render every
-    face in every language: text fit, glyph coverage, face size; the slow part). Load problems are
-    always reported; a finding with `fatal=True` means the pack cannot be used (exit 2)."""
+    face in every language: text fit, glyph coverage, face size, the art's resolution; the slow
+    part). Load problems are always reported; a finding with `fatal=True` means the pack cannot be
+    used (exit 2)."""
     pack, findings = load_for_check(name_or_path)
     if pack is None or any(f.fatal for f in findings):
         return _sorted(findings)
@@ -73,6 +83,8 @@ def check_pack(name_or_path: str | Path, checks: frozenset | set = ALL_CHECKS,
         findings.extend(f for f in check_composition(pack) if _missing_text(f) not in loaded)
     if "print" in checks:
         findings.extend(render_findings(pack, languages, missing_texts(findings)))
+        if not any(f.fatal for f in findings):          # faces that fail are reported, not measured
+            findings.extend(art_findings(pack, languages))
     return _sorted(findings)
 
 

@@ -11,14 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.components import style as st
-from pnp.components.svgkit import Sketch, sketch_face
+from pnp.components.svgkit import Sketch, readable_picture, sketch_face
+from pnp.components.tiling import MARK_R, covered_strips, tile_label, tile_marks
 from pnp.i18n.direction import is_rtl
 from pnp.i18n.lookup import TextLookupError
 from pnp.i18n.texts import MissingText, Texts
 from pnp.pack import Pack
 from pnp.schema import COLOR
 from pnp.sheets.parts import PartsPage, Placement, Tile, TilePlan, content_area, plan_tiles
-from pnp.text.fitreport import FitReport
+from pnp.text.fitreport import MIN_PRINTED_PT, FitReport
 
 # The sheet words of components (instruction line, legend, tiles, assembly map, document names)
 # come from the string pack every game shares, pnp/i18n/sheet/<lang>.yaml (`components.*` keys);
@@ -178,8 +179,8 @@ def legend(ctx: Context, width: float) -> Part:
     s = ctx.sketch(width, h)
     mx = ctx.mx       # right-to-left: title at the right, items leftwards, each sample right of its word
 
-    s.text(ctx.t("components.legend.title") + ":", mx(0, 22, width), 0, 22, h, font="bold", size=8, min_size=5,
-           align="start", what="legend")
+    s.text(ctx.t("components.legend.title") + ":", mx(0, 22, width), 0, 22, h, font="bold", size=8,
+           min_size=MIN_PRINTED_PT, align="start", what="legend")
     x = 24.0
     for kind in ("cut", "fold", "glue"):
         sx = mx(x, 12, width)
@@ -189,7 +190,7 @@ def legend(ctx: Context, width: float) -> Part:
             s.fold_line(sx, h / 2, sx + 12, h / 2)
         else:
             s.glue_rect(sx, 1.2, 12, h - 2.4)
-        s.text(ctx.t(f"components.legend.{kind}"), mx(x + 14, 30, width), 0, 30, h, size=8, min_size=5,
+        s.text(ctx.t(f"components.legend.{kind}"), mx(x + 14, 30, width), 0, 30, h, size=8, min_size=MIN_PRINTED_PT,
                align="start", what="legend")
         x += 50
     return part(s)
@@ -227,65 +228,59 @@ def pack_parts(ctx: Context, groups: list[list[Part]], label: str, gap: float = 
     return [PartsPage(tuple(placements), label) for placements in pages]
 
 
-def tiled_pages(ctx: Context, face: Any, width: float, height: float, name: str) -> list[PartsPage]:
+def tiled_pages(ctx: Context, sketch: Sketch, name: str) -> list[PartsPage]:
     """A big drawing as overlapping tiles plus an assembly map page (first).
 
-    Each tile shows its window of the drawing with: a solid cut line around it; on its right and
-    bottom sides, where the next tile goes over it, a light hatched glue band the width of the overlap;
-    alignment marks (⊕) in every overlap band, at the same place of the drawing on both tiles; its
-    label (row.column) in the corner of the window."""
+    Each tile shows its window of the drawing with a solid cut line around it. Whatever else it
+    prints lies on the strips its neighbours are glued over (pnp.components.tiling): a light
+    hatched glue band on each, its label (row.column) at the start of the first and two alignment
+    marks (⊕) along each; the visible rest of the tile shows the drawing only."""
+    width, height, face = sketch.width, sketch.height, sketch_face(sketch)
     plan = plan_tiles(width, height, ctx.paper)
     ax, ay, aw, ah = content_area(ctx.paper, plan.landscape)
-    pages = [assembly_page(ctx, face, width, height, plan, name)]
-    ov = plan.overlap
+    pages = [assembly_page(ctx, sketch, plan, name)]
     for tile in plan.tiles:
         px, py = ax + (aw - tile.w) / 2, ay + (ah - tile.h) / 2          # window's top-left on the page
-        overlay = ctx.sketch(tile.w, tile.h)
-        if tile.col < plan.cols - 1:
-            overlay.glue_rect(tile.w - ov, 0, ov, tile.h, tint=False, opacity=0.6)
-        if tile.row < plan.rows - 1:
-            overlay.glue_rect(0, tile.h - ov, tile.w, ov, tint=False, opacity=0.6)
-        for mx, my in _marks(tile, plan):
-            overlay.registration(mx - tile.x, my - tile.y)
-        overlay.cut_rect(0, 0, tile.w, tile.h)
-        tag = f"{tile.row + 1}.{tile.col + 1}"
-        overlay.rect(1.5, 1.5, 13, 7, fill=st.SHEET_PAPER, stroke=st.SHEET_INK, width=0.2, fill_opacity="0.85")
-        overlay.text(tag, 1.5, 1.5, 13, 7, font="bold", size=11, min_size=6, what="tile label", direction="ltr")
         label = ctx.t("components.tile", row=tile.row + 1, col=tile.col + 1) + " (" + ctx.t(
             "components.tile_of", row=tile.row + 1, rows=plan.rows, col=tile.col + 1, cols=plan.cols) + ")"
         pages.append(PartsPage((Placement(face, px - tile.x, py - tile.y, clip=(px, py, tile.w, tile.h)),
-                                Placement(sketch_face(overlay), px, py)), f"{name} · {label}", plan.landscape))
+                                Placement(sketch_face(tile_overlay(ctx, tile, plan)), px, py)),
+                               f"{name} · {label}", plan.landscape))
     return pages
 
 
-def _marks(tile: Tile, plan: TilePlan) -> list[tuple[float, float]]:
-    """Alignment marks (drawing coordinates) in the overlap bands this tile shares."""
-    ov = plan.overlap
-    marks = []
-    for band in ("left", "right", "top", "bottom"):
-        if band == "left" and tile.col == 0 or band == "right" and tile.col == plan.cols - 1:
-            continue
-        if band == "top" and tile.row == 0 or band == "bottom" and tile.row == plan.rows - 1:
-            continue
-        if band in ("left", "right"):
-            x = tile.x + ov / 2 if band == "left" else tile.x + tile.w - ov / 2
-            marks += [(x, tile.y + tile.h * f) for f in (0.3, 0.7)]
+def tile_overlay(ctx: Context, tile: Tile, plan: TilePlan) -> Sketch:
+    """What a tile prints over its window of the drawing: glue bands, label and alignment marks on
+    the covered strips (tiling.tile_marks places them), and the cut line."""
+    overlay = ctx.sketch(tile.w, tile.h)
+    for x, y, w, h in covered_strips(tile, plan):
+        overlay.glue_rect(x, y, w, h, tint=False, opacity=0.6)
+    for mark in tile_marks(tile, plan):
+        x, y, w, h = mark.box
+        if mark.kind == "registration":
+            overlay.registration(x + w / 2, y + h / 2, MARK_R)
         else:
-            y = tile.y + ov / 2 if band == "top" else tile.y + tile.h - ov / 2
-            marks += [(tile.x + tile.w * f, y) for f in (0.3, 0.7)]
-    return marks
+            overlay.rect(x, y, w, h, fill=st.SHEET_PAPER, stroke=st.SHEET_INK, width=0.2, fill_opacity="0.85")
+            overlay.text(mark.text, x, y, w, h, font="bold", size=11, min_size=6, what="tile label",
+                         direction="ltr")
+    overlay.cut_rect(0, 0, tile.w, tile.h)
+    return overlay
 
 
-def assembly_page(ctx: Context, face: Any, width: float, height: float, plan: TilePlan, name: str) -> PartsPage:
+def assembly_page(ctx: Context, sketch: Sketch, plan: TilePlan, name: str) -> PartsPage:
+    """The whole drawing reduced to one page with every tile's outline and label on it. The
+    reduced drawing is a picture: its words that would print under 6 pt are left out
+    (svgkit.readable_picture), the tile labels print at 6 pt or more."""
     ax, ay, aw, ah = content_area(ctx.paper)
     head = 24.0
+    width, height = sketch.width, sketch.height
     scale = min(aw / width, (ah - head) / height)
     dw, dh = width * scale, height * scale
     ox, oy = ax + (aw - dw) / 2, ay + head
     top = ctx.sketch(aw, head)
     top.text(f"{ctx.title} — {name}: {ctx.t('components.assembly')} ({ctx.t('components.tiles', n=len(plan.tiles))})",
              0, 0, aw, 8, font="bold", size=12, min_size=7, what="assembly title")
-    top.text(ctx.t("components.assembly_help"), 0, 8, aw, head - 9, size=8, min_size=5.5, what="assembly help")
+    top.text(ctx.t("components.assembly_help"), 0, 8, aw, head - 9, size=8, min_size=MIN_PRINTED_PT, what="assembly help")
     over = ctx.sketch(dw, dh)
     for tile in plan.tiles:
         x, y, w, h = (v * scale for v in (tile.x, tile.y, tile.w, tile.h))
@@ -294,7 +289,8 @@ def assembly_page(ctx: Context, face: Any, width: float, height: float, plan: Ti
         x, y, w, h = (v * scale for v in (tile.x, tile.y, tile.w, tile.h))
         over.rect(x + w / 2 - 8, y + h / 2 - 5, 16, 10, fill=st.SHEET_PAPER, stroke=st.ASSEMBLY, width=0.4,
                   fill_opacity="0.9")
-        over.text(f"{tile.row + 1}.{tile.col + 1}", x + w / 2 - 8, y + h / 2 - 5, 16, 10, font="bold", size=13,
+        over.text(tile_label(tile), x + w / 2 - 8, y + h / 2 - 5, 16, 10, font="bold", size=13,
                   min_size=6, fill=st.ASSEMBLY, what="assembly label", direction="ltr")
-    return PartsPage((Placement(sketch_face(top), ax, ay), Placement(face, ox, oy, scale=scale),
+    picture = readable_picture(sketch, scale)
+    return PartsPage((Placement(sketch_face(top), ax, ay), Placement(picture, ox, oy, scale=scale),
                       Placement(sketch_face(over), ox, oy)), f"{name} · {ctx.t('components.assembly')}")

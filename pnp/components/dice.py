@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pnp.components.core import ComponentError, Context, Part, need, part
 from pnp.components.svgkit import Sketch
+from pnp.text.fitreport import MIN_PRINTED_PT
 
 # Cross net: (column, row) of the six faces, in the order of the data's faces list. Faces 0/3,
 # 1/4 and 2/5 end up opposite each other.
@@ -32,7 +33,7 @@ def draw(ctx: Context, spec: dict) -> list[list[Part]]:
             raise ComponentError(f"die {die.get('id')!r}: a cube has 6 faces, the data gives {len(faces)}", "dice")
         s = ctx.sketch(4 * size + tab, 3 * size + TITLE_MM)
         s.text(ctx.t(need(die, "name", f"die {die.get('id')!r}", "dice")), size * 2, 0, 2 * size + tab, TITLE_MM,
-               font="bold", size=9, min_size=5, align="start", fill=paints["ink"], what="die name")
+               font="bold", size=9, min_size=MIN_PRINTED_PT, align="start", fill=paints["ink"], what="die name")
         for (c, r), face in zip(NET, faces):
             x, y = c * size, TITLE_MM + r * size
             s.rect(x, y, size, size, fill=paints["background"])          # the face: exactly size x size

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pnp.components.core import Context, length, need, tiled_pages
 from pnp.components.style import tint
-from pnp.components.svgkit import Sketch, sketch_face
+from pnp.components.svgkit import Sketch
 from pnp.sheets.parts import PartsPage
 
 
@@ -46,7 +46,7 @@ def zone_owners(board: dict, pieces: list) -> dict[str, dict]:
 
 def draw(ctx: Context, spec: dict) -> list[PartsPage]:
     sketch = draw_board(ctx, spec)
-    return tiled_pages(ctx, sketch_face(sketch), sketch.width, sketch.height, ctx.t("components.board"))
+    return tiled_pages(ctx, sketch, ctx.t("components.board"))
 
 
 def draw_board(ctx: Context, spec: dict) -> Sketch:

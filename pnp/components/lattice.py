@@ -25,6 +25,7 @@ from typing import Any, Callable
 from pnp.components.core import ComponentError, Context, need, tiled_pages
 from pnp.components.svgkit import Sketch, sketch_face
 from pnp.sheets.parts import PartsPage, Placement, content_area
+from pnp.text.fitreport import MIN_PRINTED_PT
 from pnp.units import card_size_pt, pt_to_mm
 
 NOTHING = " "
@@ -166,11 +167,11 @@ def draw_guide(ctx: Context, spec: dict) -> list[PartsPage]:
     for r, lane in lat.row_lanes.items():
         x, y, w, h = lay.cell(r, 0)
         s.text(ctx.t(need(lane, "name", "a lane", "lanes")), ox - LEFT_MM, oy + y, LEFT_MM - 2, h, font="condensed",
-               size=7, min_size=4.5, align="right", fill=soft, what="lane name")
+               size=7, min_size=MIN_PRINTED_PT, align="right", fill=soft, what="lane name")
     for c, lane in lat.col_lanes.items():
         x, y, w, h = lay.cell(0, c)
         s.text(ctx.t(need(lane, "name", "a lane", "lanes")), ox + x, oy - TOP_MM, w, TOP_MM - 2, font="condensed",
-               size=7, min_size=4.5, align="left", rotate=-90, fill=soft, what="lane name")
+               size=7, min_size=MIN_PRINTED_PT, align="left", rotate=-90, fill=soft, what="lane name")
     legend(lat, s, 0, oy + lay.height + 3, aw, LEGEND_MM - 3)
     return [PartsPage((Placement(sketch_face(s), ax, ay),), title)]
 
@@ -193,7 +194,7 @@ def legend(lat: Lattice, s: Sketch, x: float, y: float, w: float, h: float) -> N
         s.markup(lat.art("swatch", True, symbol=entry["symbol"], x=at(0, box_w), y=cy + 1, w=box_w, h=cell_h - 2,
                          cx=at(dot_r), cy=cy + cell_h / 2, r=dot_r))
         s.text(ctx.t(entry["text"]), at(swatch_w, cell_w - swatch_w - 1), cy, cell_w - swatch_w - 1, cell_h, size=6.5,
-               min_size=4.2, align="start", fill=ink, what="legend")
+               min_size=MIN_PRINTED_PT, align="start", fill=ink, what="legend")
 
 
 # ---- the full-size mat
@@ -204,4 +205,4 @@ def draw_mat(ctx: Context, spec: dict) -> list[PartsPage]:
     s = ctx.sketch(lay.width, lay.height)
     lat.draw(lay, s, 0, 0, guide=False)
     s.rect(0, 0, lay.width, lay.height, stroke=ctx.colour(spec["ink"], "ink"), width=0.6)
-    return tiled_pages(ctx, sketch_face(s), lay.width, lay.height, ctx.t("components.mat"))
+    return tiled_pages(ctx, s, ctx.t("components.mat"))

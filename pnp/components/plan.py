@@ -28,7 +28,7 @@ from pnp.errors import Problem, Problems
 from pnp.pack import Pack
 from pnp.render.svgcanvas import UnsupportedSvg
 from pnp.sheets.parts import PartsPage, write_parts_pdf
-from pnp.text import fonts
+from pnp.text import fonts, packfonts
 from pnp.text.fitreport import FitReport
 from pnp.units import PT_PER_IN
 from pnp.yamlsource import dotted
@@ -78,7 +78,13 @@ class _Reporter:
 
 
 def plan_components(pack: Pack, lang: str, paper: str, mat: bool = False) -> ComponentPlan:
-    """Draw every component of `pack` (mat documents only with `mat`) in `lang` on `paper`."""
+    """Draw every component of `pack` (mat documents only with `mat`) in `lang` on `paper`, with
+    the pack's own fonts and icons where it declares them (the loader reported unusable ones)."""
+    with packfonts.using(packfonts.assets_of(pack)):
+        return _plan_components(pack, lang, paper, mat)
+
+
+def _plan_components(pack: Pack, lang: str, paper: str, mat: bool) -> ComponentPlan:
     plan = ComponentPlan(pack, lang, paper)
     reporter = _Reporter(pack, lang)
     known = types.registered()

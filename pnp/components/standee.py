@@ -6,6 +6,7 @@ templates/_components/standee.svg.j2, an accent panel with the name).
 from __future__ import annotations
 
 from pnp.components.core import ComponentError, Context, Part, part
+from pnp.text.fitreport import MIN_PRINTED_PT
 
 BASE_MARGIN_MM = 2.0    # the base is this much wider than the figure on each side
 
@@ -43,7 +44,7 @@ def draw(ctx: Context, spec: dict) -> list[list[Part]]:
     if spec.get("help"):
         help_w = spec["help_width"]
         h = ctx.sketch(help_w, strip_h)
-        h.text(ctx.t(spec["help"]), 0, 0, help_w, strip_h, size=8, min_size=5, align="start", valign="top",
+        h.text(ctx.t(spec["help"]), 0, 0, help_w, strip_h, size=8, min_size=MIN_PRINTED_PT, align="start", valign="top",
                what="standee help")
         parts.append(part(h, "standee help"))
     return [parts]

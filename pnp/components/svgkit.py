@@ -34,8 +34,9 @@ from pnp.components import style as st
 from pnp.limits import MAX_MARKUP_DEPTH
 from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters, printable, text_elements
 from pnp.text import fonts
-from pnp.text.fitreport import FitReport
+from pnp.text.fitreport import MIN_PRINTED_PT, FitReport
 from pnp.text.layout import DIRECTIONS, layout, missing_characters
+from pnp.units import PT_PER_MM
 
 _ROOT_ATTRS = re.compile(r'\s(?:baseProfile|version|xmlns:ev|xmlns:xlink)="[^"]*"')
 
@@ -236,7 +237,7 @@ def text_markup(report: FitReport, text, x: float, y: float, w: float, h: float,
     result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
                     direction)
     report.measure(text, (float(w), float(h)), float(min_size), font, result.overflow,
-                   missing_characters(text, font), what)
+                   missing_characters(text, font), what, size_pt=result.size_pt)
     markup = text_elements(result, float(x), float(y), float(w), float(h), font, align, valign, fill, opacity)
     return markup, result.size_pt
 
@@ -287,6 +288,66 @@ def to_face(svg: str):
 
 def sketch_face(sketch: Sketch):
     return to_face(sketch.svg())
+
+
+SVG_NS = "http://www.w3.org/2000/svg"
+_SCALING = re.compile(r"(matrix|scale)\s*\(([^)]*)\)")
+
+
+def readable_picture(sketch: Sketch, scale: float):
+    """The sketch as a face to draw `scale` times its size (an assembly map's picture of a board),
+    without the text that would print there under MIN_PRINTED_PT: a reduced copy is a picture, not
+    something to read (the tiles print every word at full size), and type too small to read is
+    what the house rules forbid on paper. A text's printed size is its font-size (mm, as the text
+    layer writes it) times the scale of every transform above it and `scale`."""
+    return to_face(readable_svg(sketch.svg(), scale))
+
+
+def readable_svg(svg: str, scale: float) -> str:
+    """`svg` (a sketch's, in mm) without the <text> that prints under MIN_PRINTED_PT when the
+    drawing is drawn `scale` times its size."""
+    root = ET.fromstring(svg)
+    _drop_small_text(root, scale * PT_PER_MM)
+    for element in root.iter():          # back to the plain tags svgwrite writes (no ns0: prefixes)
+        element.tag = str(element.tag).removeprefix(f"{{{SVG_NS}}}")
+    root.set("xmlns", SVG_NS)
+    return ET.tostring(root, encoding="unicode")
+
+
+def _drop_small_text(root: ET.Element, pt_per_unit: float) -> None:
+    """Remove every <text> below `root` whose size, in points, is under MIN_PRINTED_PT; one unit
+    of `root`'s user space is `pt_per_unit` points. Iterative: the nesting may be deep."""
+    stack: list[tuple[ET.Element, float, float | None]] = [(root, pt_per_unit, None)]
+    while stack:
+        element, factor, inherited = stack.pop()
+        for child in list(element):
+            size = _number(child.get("font-size"), inherited)
+            child_factor = factor * _transform_scale(child.get("transform", ""))
+            too_small = size is not None and size * child_factor < MIN_PRINTED_PT - 1e-9
+            if child.tag == f"{{{SVG_NS}}}text" and too_small:
+                element.remove(child)
+            else:
+                stack.append((child, child_factor, size))
+
+
+def _transform_scale(transform: str) -> float:
+    """How much an SVG transform list scales lengths (the square root of its determinant; a
+    translate, rotate or skew does not scale)."""
+    factor = 1.0
+    for name, args in _SCALING.findall(transform):
+        values = [float(v) for v in re.split(r"[\s,]+", args.strip()) if v]
+        if name == "matrix" and len(values) == 6:
+            factor *= abs(values[0] * values[3] - values[1] * values[2]) ** 0.5
+        elif name == "scale" and values:
+            factor *= abs(values[0] * (values[1] if len(values) > 1 else values[0])) ** 0.5
+    return factor
+
+
+def _number(value: str | None, default: float | None) -> float | None:
+    try:
+        return float(value) if value is not None else default
+    except ValueError:        # "12px", "1em": not what the text layer writes; keep the text
+        return default
 
 
 def chunks(items: Iterable, n: int) -> list[list]:

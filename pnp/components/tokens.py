@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pnp.components import marks
 from pnp.components.core import ComponentError, Context, Part, length, need, part
+from pnp.text.fitreport import MIN_PRINTED_PT
 
 GAP_MM = 2.0        # between two discs of a row
 
@@ -46,7 +47,7 @@ def draw(ctx: Context, spec: dict) -> list[list[Part]]:
         width = label_w + n * (d + GAP_MM)
         s = ctx.sketch(width, d + 2)        # right-to-left: the label at the right, the discs to its left
         s.text(label(ctx, spec, piece), ctx.mx(0, label_w - 2, width), 0, label_w - 2, d + 2, font="condensed",
-               size=8, min_size=5, align="start", fill=ink, what="token label")
+               size=8, min_size=MIN_PRINTED_PT, align="start", fill=ink, what="token label")
         if spec["mark"]:
             try:
                 marks.mark(s, need(piece, spec["mark"], what, "mark"), ctx.mx(label_w - 5, 0, width), d * 0.85,

@@ -216,16 +216,18 @@ _AID_SECTION = Schema("aid section", "A section of a player aid: its heading and
 }, unique=None)
 
 _AID = _schema("aid", "Player aid cards, one per player, in the build language: a header with the "
-               "game's name and `title`, then the sections at the largest common size that fits "
-               "(parts document).", {
+               "game's name and `title`, then the sections at the largest common size that fits, "
+               "7.5 pt or more: the card grows taller before its text shrinks (parts document).", {
     "title": Field("text", "Text key of the aid's title, under the game's name."),
     "sections": Field([_AID_SECTION], "The content, top to bottom."),
     "count": Field("int?", "How many cards; null: one per player (players.max).", None,
                    bounds=(1, MAX_COMPONENT_COPIES)),
     "width": Field("length", "Card width.", "88mm"),
-    "height": Field("length", "Card height.", "118mm"),
+    "height": Field("length", "Card height; taller where the text needs it to stay at 7.5 pt (up to what a "
+                    "parts page holds).", "118mm"),
     "max_size": Field("number", "Largest text size (pt).", 9.0),
-    "min_size": Field("number", "Smallest text size (pt); text that fits only below it is a build error.", 5.5),
+    "min_size": Field("number", "Smallest text size (pt), for text that does not fit the tallest card at 7.5 pt; "
+                      "text that fits only below it is a build error.", 6.0),
     "header": _colour("Fill of the header band and colour of the headings", "#000000"),
     "paper": _colour("Card background and header text", "#ffffff"),
     "ink": INK,

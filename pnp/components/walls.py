@@ -10,6 +10,7 @@ from __future__ import annotations
 from pnp.components.core import Context, Part, length, need, part
 from pnp.components.style import tint
 from pnp.components.svgkit import Sketch
+from pnp.text.fitreport import MIN_PRINTED_PT
 
 
 def wall_panels(height: float, thickness: float) -> list[tuple[str, float]]:
@@ -44,7 +45,8 @@ def draw(ctx: Context, spec: dict) -> list[list[Part]]:
                 else:
                     s.rect(0, y, length_mm, w, fill=cap)
                     if kind == "top":
-                        s.text(f"{name} · {i + 1}/{count}", 1, y, length_mm - 2, w, size=6, min_size=3.5, fill=ink,
+                        s.text(f"{name} · {i + 1}/{count}", 1, y, length_mm - 2, w, font="condensed", size=6,
+                               min_size=MIN_PRINTED_PT, fill=ink,
                                what="wall label")
                 y += w
             y = 0.0

@@ -10,7 +10,13 @@ One entry per text key of the source language (the pack's first language), in fi
 - `#. source-hash: ...` the hash of the source text the entry was exported from (see `hashes`);
 - `#, python-brace-format` when the text has `{placeholders}` (so `msgfmt --check` checks them);
   `#, fuzzy` when the current translation is stale;
-- `#: text/<source>.yaml:<line>` where the source text is.
+- `#: text/<source>.yaml:<line>` where the source text is; for a text written in the card data
+  (a literal or a mapping per language, see pnp.pack) the card file and line, with an extracted
+  comment naming the card and field (`#. card knight.title`); its msgctxt is its synthesized key
+  (`card.<deck>.<card>.<field>`), stable while cards are reordered, and import writes its
+  translation into text/<lang>.yaml under that key (comments kept, pnp.i18n.yamledit) — never into
+  the card file, which may be a spreadsheet; a translation the card data itself holds
+  (`{en: ..., it: ...}`, a `title.it` column) is edited there, and import leaves it with a note.
 
 Import is strict and all or nothing: a syntax error (Babel's reader guesses where it should
 refuse), a control character, a placeholder the source lacks or a source placeholder left out, a
@@ -76,8 +82,9 @@ def _source_placeholders(source) -> set[str]:
 
 
 def _date(pack: Pack) -> dt.datetime:
-    """Deterministic dates: the newest text file's modification time."""
+    """Deterministic dates: the newest text file's (or card file with texts') modification time."""
     files = [pack.root / "text" / f"{lang}.yaml" for lang in pack.languages]
+    files += sorted({Path(literal.file) for literal in pack.literal_texts.values()})
     stamp = max((f.stat().st_mtime for f in files if f.is_file()), default=0)
     return dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc)
 
@@ -126,11 +133,22 @@ def build_catalog(pack: Pack, lang: str | None, recorded: dict[str, dict[str, st
         if translation is not None and hashes.get(key) not in (None, current_hash):
             flags.add("fuzzy")
         file, line = pack.text_locations[source_lang][key]
-        message = Message(msgid, string, locations=[(f"text/{source_lang}.yaml", line)],
+        literal = pack.literal_texts.get(key)
+        if literal is not None:
+            comments.append(literal.where)
+        message = Message(msgid, string, locations=[(_pack_relative(pack, file), line)],
                           auto_comments=comments, context=key)
         message.flags = flags          # Babel guesses python-format from a '%': the texts are not
         catalog[msgid] = message       # %-formatted, and msgfmt would check "50% c" as a directive
     return catalog
+
+
+def _pack_relative(pack: Pack, file) -> str:
+    """A file of the pack as a translator's tool shows it: relative to the pack, with slashes."""
+    try:
+        return Path(file).resolve().relative_to(pack.root.resolve()).as_posix()
+    except ValueError:
+        return Path(file).name
 
 
 def _plural_strings(translation, cats: tuple[str, ...]) -> tuple[str, ...]:
@@ -701,6 +719,11 @@ def import_files(pack: Pack, files: list[Path]) -> ImportResult:
     rendered, write_errors = {}, Problems()
     for lang, values in reading.updates.items():
         changed = _changed(pack, lang, values)
+        for key in [key for key in changed if _translated_in_data(pack, lang, key)]:
+            file, line = pack.text_locations[lang][key]
+            result.notes.append(f"{key}: its {lang!r} text is written in {_pack_relative(pack, file)}:{line} "
+                                f"({pack.literal_texts[key].where}): change it there; not imported")
+            del changed[key]
         result.changed[lang] = list(changed)
         result.unchanged[lang] = len(values) - len(changed)
         if changed:
@@ -720,6 +743,12 @@ def import_files(pack: Pack, files: list[Path]) -> ImportResult:
         hashes_mod.write_hashes(pack.root, recorded, order)
         result.files.append(hashes_mod.hash_file(pack.root))
     return result
+
+
+def _translated_in_data(pack: Pack, lang: str, key: str) -> bool:
+    """The translation is part of the card data (`{en: ..., it: ...}`, a `title.it` column)."""
+    literal = pack.literal_texts.get(key)
+    return literal is not None and lang in literal.texts
 
 
 def _changed(pack: Pack, lang: str, values: dict) -> dict:

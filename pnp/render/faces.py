@@ -14,11 +14,12 @@ from pnp.i18n.direction import is_rtl
 from pnp.i18n.texts import Texts
 from pnp.pack import Card, Deck, Pack
 from pnp.print_constants import BLEED_MM, SAFE_MM
+from pnp.render.art import ART_ERROR, ArtError, ArtLibrary
 from pnp.render.failures import TemplateFailures
 from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
-from pnp.render.templates import TEMPLATE_SVG, Record, Renderer, TemplateProblem, TextKeys
+from pnp.render.templates import Record, Renderer, TemplateProblem, TextKeys
 from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters
-from pnp.text import fonts
+from pnp.text import fonts, packfonts
 from pnp.text.fitreport import FitIssue
 from pnp.units import pt_to_mm
 
@@ -105,6 +106,9 @@ class FaceMaker:
         self.pack = pack
         self.lang = lang
         self.renderer = Renderer(pack.template_dirs)
+        self.art = ArtLibrary(pack.root)              # <image href="art/..."> of the pack's files
+        # the pack's own fonts and icons for textbox(); the loader already refused unusable fonts
+        self.text_assets = packfonts.assets_of(pack)
         self._drawings: dict[str, Any] = {}
         self.texts = Texts.of(pack, lang)
         self._shared = pack_context(pack, lang)
@@ -122,20 +126,43 @@ class FaceMaker:
             "deck": Record(dict(id=deck.id, name=keys.add(texts.get(deck.name, deck.name), deck.name)), "deck"),
             **self._shared, "w": w, "h": h, "bleed": self.bleed_mm, "safe": SAFE_MM, "face": face,
         }
-        svg, report = self.renderer.render(template, context, self.texts, self.lang, keys)
+        with packfonts.using(self.text_assets):
+            svg, report = self.renderer.render(template, context, self.texts, self.lang, keys)
         if XML_ILLEGAL.search(svg):
             raise _control_problem(template, svg, keys)
         key = hashlib.sha256(svg.encode()).hexdigest()[:20]
         drawing = self._drawings.get(key)
         if drawing is None and self.drawings:
             try:
-                drawing = compile_svg(svg)
-            except UnsupportedSvg as error:
-                raise TemplateProblem(TEMPLATE_SVG, f"template {template}: {error}", template,
-                                      file=self.renderer.file_of(template), reason=str(error)) from None
+                drawing = compile_svg(svg, art=self.art)
+            except ArtError as error:
+                raise self._art_problem(template, error) from None
+            except UnsupportedSvg as error:      # at the template line that writes the element
+                raise self.renderer.svg_problem(template, error) from None
             self._drawings[key] = drawing
         return RenderedFace(key, svg, drawing, tuple(report.issues),
                             tuple(dict.fromkeys([*missing, *report.missing_keys])), keys.unique())
+
+
+    def _art_problem(self, template: str, error: ArtError) -> TemplateProblem:
+        """An art file the face cannot draw, at the template line that names it when the href is
+        written out there (a computed href is the card's: the problem then names the card)."""
+        file = self.renderer.file_of(template)
+        line = _line_naming(file, error.href) if file else 0
+        where = f"{template}:{line}" if line else template
+        return TemplateProblem(ART_ERROR, f"template {where}: {error}", template, line, file, str(error))
+
+
+def _line_naming(file: str, href: str) -> int:
+    """The first line of `file` with `href` in quotes; 0 when none has it (or it is unreadable)."""
+    try:
+        with open(file, encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                if f'"{href}"' in line or f"'{href}'" in line:
+                    return number
+    except (OSError, UnicodeDecodeError):
+        pass
+    return 0
 
 
 def _control_problem(template: str, svg: str, keys: TextKeys) -> TemplateProblem:

@@ -1,38 +1,19 @@
 """A fast, exact SVG -> ReportLab canvas converter for the SVG subset our card templates emit.
 
     face = compile_svg(svg_text)      # parse once: a flat list of drawing operations
+    face = compile_svg(svg_text, art=ArtLibrary(pack.root))   # <image> of the pack's art files
     face.width, face.height           # points, from the root width/height
     face.draw(canvas)                 # replay; (0, 0) = bottom-left of the SVG viewport
+    face.images                       # the raster art drawn, with its printed size (ImageUse)
 
 Most of a face compiles to literal PDF path, colour and line-style operators, computed once; at
 draw time only what depends on the document goes through the canvas API: graphics-state
-save/restore, transparency (ExtGState resources) and text (font resources and TrueType subsets,
-so text stays real, extractable PDF text with its font embedded).
+save/restore, transparency (ExtGState resources), text (font resources and TrueType subsets,
+so text stays real, extractable PDF text with its font embedded), gradients (shadings) and
+images (one image XObject per file and document, however many faces draw it).
 
-Supported (anything else raises `UnsupportedSvg`, naming the element and attribute):
-
-* elements: svg (root only), g, rect, circle, ellipse, line, polyline, polygon, path, text (one
-  line of character data, no tspan); title/desc/metadata and an empty defs are ignored;
-* root: width/height (mm, cm, in, pt, pc, px or unitless = px), viewBox, preserveAspectRatio
-  (`none` or the default `xMidYMid meet`); the root viewport clips its content, as in SVG;
-* transform: matrix, translate, scale, rotate (with centre), skewX, skewY;
-* path data: every command (M L H V C S Q T A Z, absolute and relative); arcs become cubic
-  Béziers (at most 90 degrees each), quadratics become exact cubics;
-* painting: fill, stroke (#rgb, #rgba, #rrggbb, #rrggbbaa, rgb()/rgba(), CSS colour names, none),
-  fill-opacity, stroke-opacity, opacity (on shapes and text; on <g> it would need a transparency
-  group, so it is refused), fill-rule, stroke-width, stroke-linecap, stroke-linejoin,
-  stroke-miterlimit (SVG default 4), stroke-dasharray, stroke-dashoffset, display="none",
-  visibility; as attributes or in style="..."; inherited from enclosing <g>/<svg>;
-* text: x, y, font-family (a font registered with ReportLab), font-size, text-anchor
-  (start/middle/end), fill, fill-opacity, opacity; font-weight/font-style only `normal`;
-  shaped runs: `direction="rtl"|"ltr"` with `unicode-bidi="bidi-override"` on the <text> itself
-  makes its content one directional run (logical order, no reordering), shaped with HarfBuzz
-  (`pnp.text.shaping`: Arabic joining and ligatures, mark positioning, bracket mirroring,
-  kerning) and drawn as positioned glyphs that stay real PDF text (with /ActualText, so the run
-  extracts as the characters written); as in SVG, text-anchor="start" of an rtl run is its right
-  edge. This is what `textbox()` emits for Arabic and right-to-left lines. Right-to-left
-  characters in a <text> without bidi-override are refused (they would print unjoined, reversed).
-
+docs/svg.md lists every element, attribute and value drawn; anything else raises
+`UnsupportedSvg` naming the element and attribute (an art file's problem: `pnp.render.art.ArtError`).
 Lengths inside the drawing are user units (a `px` suffix is accepted as the same thing).
 """
 from __future__ import annotations
@@ -45,17 +26,40 @@ from typing import Any, Callable
 from unicodedata import bidirectional as _bidi_class
 
 from reportlab.lib import colors as _rl_colors
+from reportlab.lib.fonts import tt2ps
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 
-from pnp.limits import MAX_GROUP_DEPTH
+from pnp.limits import MAX_ART_DEPTH, MAX_GRADIENT_LINKS, MAX_GROUP_DEPTH, MAX_USE_ELEMENTS
 from pnp.units import PT_PER_IN, PT_PER_MM
 
-__all__ = ["UnsupportedSvg", "CompiledFace", "compile_svg", "fix_form_resources"]
+__all__ = ["UnsupportedSvg", "CompiledFace", "ImageUse", "compile_svg", "fix_form_resources"]
+
+# Bounds of what one face may ask for through references (to move to pnp/limits.py): ten nested
+# <use> of ten <use> each would draw 10^10 shapes from a few hundred bytes.
 
 
 class UnsupportedSvg(ValueError):
-    """The SVG uses an element, attribute or value this converter does not draw."""
+    """The SVG uses an element, attribute or value this converter does not draw; `element` is the
+    innermost element being drawn when it was found (None for the root or the document), so that
+    a report can find the template line that writes it."""
 
+    element: ET.Element | None = None
+
+
+@dataclass(frozen=True)
+class ImageUse:
+    """A raster art file drawn on a face: its pixels and the size it prints at (points, along
+    the image's own axes, whatever the rotation)."""
+
+    href: str
+    path: str
+    pixels: tuple[int, int]
+    printed_pt: tuple[float, float]
+
+    @property
+    def ppi(self) -> tuple[float, float]:
+        """Pixels per printed inch along the image's width and height."""
+        return (self.pixels[0] / (self.printed_pt[0] / PT_PER_IN), self.pixels[1] / (self.printed_pt[1] / PT_PER_IN))
 
 
 
@@ -105,6 +109,60 @@ def _op_glyphs(canvas, font: str, size: float, x: float, glyphs: str, actual_tex
     canvas.addLiteral("EMC")
 
 
+def _op_text_at(canvas, font: str, size: float, x: float, y: float, text: str) -> None:
+    # One piece of a <text> with <tspan>s, at (x, y) of a y-up system the preceding literal set up.
+    canvas.setFont(font, size)
+    canvas.drawString(x, y, text)
+
+
+def _op_image(canvas, art: Any) -> None:
+    """Paint a raster art file (pnp.render.art.RasterArt) into the unit square of the current space.
+
+    The image XObject is made once per document, named by the file's content hash: ReportLab's
+    drawImage would name it by hashing the decoded pixels at every draw (and keep them decoded).
+    tests/test_art.py checks that a PDF of many faces holds each image once."""
+    doc = canvas._doc
+    ref = doc.getXObjectName(art.name)
+    if ref not in doc.idToObject:
+        image = pdfdoc.PDFImageXObject(art.name, art.reader(), mask="auto")
+        doc.Reference(image, ref)
+        doc.addForm(art.name, image)
+        smask = getattr(image, "_smask", None)            # the alpha channel, as drawImage sets it up
+        if smask is not None:
+            mask_ref = doc.getXObjectName(smask.name)
+            if mask_ref in doc.idToObject:
+                image.smask = pdfdoc.PDFObjectReference(mask_ref)
+            else:
+                image.smask = doc.Reference(smask, mask_ref)
+            del image._smask
+    canvas._formsinuse.append(art.name)                   # the page's or form's /XObject resources
+    canvas.addLiteral("/%s Do" % ref)
+
+
+def _op_shade(canvas, radial: bool, coords: tuple[float, ...], stops: tuple) -> None:
+    """Paint a gradient (PDF axial or radial shading, extended past both ends as SVG's "pad")
+    over the current clip; `stops` are (offset, (r, g, b)) with offsets rising from 0 to 1."""
+    function = _colour_function(stops)
+    extend = "[true true]"
+    if radial:
+        fx, fy, fr, cx, cy, r = coords
+        shading = pdfdoc.PDFRadialShading(fx, fy, fr, cx, cy, r, Function=function, ColorSpace="DeviceRGB",
+                                          Extend=extend)
+    else:
+        x1, y1, x2, y2 = coords
+        shading = pdfdoc.PDFAxialShading(x1, y1, x2, y2, Function=function, ColorSpace="DeviceRGB", Extend=extend)
+    canvas.shade(shading)
+
+
+def _colour_function(stops: tuple) -> Any:
+    """The PDF function from 0..1 to the stops' colours: linear between neighbouring stops."""
+    if len(stops) == 2 and stops[0][0] == 0 and stops[1][0] == 1:
+        return pdfdoc.PDFExponentialFunction(C0=list(stops[0][1]), C1=list(stops[1][1]), N=1)
+    pieces = [pdfdoc.PDFExponentialFunction(C0=list(a[1]), C1=list(b[1]), N=1) for a, b in zip(stops, stops[1:])]
+    bounds = [offset for offset, _ in stops[1:-1]]
+    return pdfdoc.PDFStitchingFunction(pieces, bounds, [0, 1] * len(pieces), Domain="[0 1]")
+
+
 def _pdf_text_string(text: str) -> str:
     return "<FEFF%s>" % text.encode("utf-16-be").hex().upper()
 
@@ -116,6 +174,7 @@ class CompiledFace:
     width: float                       # points
     height: float                      # points
     ops: tuple[tuple[Callable, tuple], ...]
+    images: tuple[ImageUse, ...] = ()  # the raster art it draws, in drawing order
 
     def draw(self, canvas, x: float = 0.0, y: float = 0.0) -> None:
         """Draw with the bottom-left corner of the SVG viewport at (x, y); the canvas state is
@@ -136,23 +195,28 @@ class CompiledFace:
         of svglib + renderPDF drawings as of ours; here the resources are put back."""
         canvas.beginForm(name, 0, 0, self.width, self.height)
         self.draw(canvas)
+        shading = dict(canvas._shadingUsed)        # endForm forgets the form's gradients
         canvas.endForm()
-        fix_form_resources(canvas, name)
+        fix_form_resources(canvas, name, shading)
 
 
-def fix_form_resources(canvas, name: str) -> None:
-    """Give the form `name`, just ended with canvas.endForm(), its ExtGState resources (see
-    CompiledFace.define_form). Harmless for a form that uses no transparency."""
+def fix_form_resources(canvas, name: str, shading: dict | None = None) -> None:
+    """Give the form `name`, just ended with canvas.endForm(), its ExtGState resources and the
+    shadings (gradients) it paints, taken from canvas._shadingUsed before endForm (see
+    CompiledFace.define_form). Harmless for a form that uses neither."""
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
     states = getattr(form, "ExtGState", None)
-    if not states or form.Resources:
+    if form.Resources or not (states or shading):
         return
     resources = pdfdoc.PDFResourceDictionary()     # what PDFFormXObject.format would build...
     resources.basicFonts()
     resources.allProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    resources.ExtGState = states                   # ...plus the transparency states
+    if states:
+        resources.ExtGState = states               # ...plus the transparency states
+    if shading:
+        resources.setShading(shading)              # ...and the gradients
     form.Resources = resources
 
 
@@ -193,6 +257,10 @@ def _rgb(colour: tuple[float, ...], op: str) -> str:
 
 
 _SVG_NS = "{http://www.w3.org/2000/svg}"
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_XML_SPACE_ATTR = "{http://www.w3.org/XML/1998/namespace}space"
+_URL = re.compile(r"url\(\s*#([^)\s]+)\s*\)\s*(.*)$")
+_PERCENT = re.compile(r"\s*(" + r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?" + r")\s*%\s*$")
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _NUMBER_RE = re.compile(_NUMBER)
 _PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|" + _NUMBER)
@@ -233,11 +301,30 @@ def _local(tag: str) -> str:
 
 
 def _local_name(tag: str) -> str:
+    """The SVG element name; "" for an element of another namespace (an editor's own, such as
+    Inkscape's sodipodi:namedview), which SVG viewers do not draw either."""
     if tag.startswith(_SVG_NS):
         return tag[len(_SVG_NS):]
     if tag.startswith("{"):
-        raise UnsupportedSvg(f"element {tag} is not SVG")
+        return ""
     return tag
+
+
+def _href(el: ET.Element) -> str | None:
+    """An element's href (SVG 2) or xlink:href (SVG 1.1)."""
+    value = el.attrib.get("href")
+    return value if value is not None else el.attrib.get(_XLINK_HREF)
+
+
+def _parse_xml(svg_text: str) -> ET.Element:
+    """The root element; an xlink: prefix the text uses without declaring it (a template that
+    writes xlink:href on a root that only declares SVG's namespace) is declared for it."""
+    if "xlink:" in svg_text and "xmlns:xlink" not in svg_text:
+        svg_text = re.sub(r"<svg\b", '<svg xmlns:xlink="http://www.w3.org/1999/xlink"', svg_text, count=1)
+    try:
+        return ET.fromstring(svg_text)
+    except ET.ParseError as error:
+        raise UnsupportedSvg(f"the SVG is not well-formed XML: {error}") from None
 
 
 class _Bad(Exception):
@@ -319,6 +406,37 @@ def _parse_colour(s: str) -> tuple[float, float, float, float] | None:
     raise _Bad(f"{s!r} is not a supported colour (use #rrggbb, #rgb, rgb(), a colour name or none)")
 
 
+@dataclass(frozen=True)
+class _PaintUrl:
+    """fill="url(#id) [fallback]": a gradient, drawn in the fallback colour when `id` is missing."""
+
+    id: str
+    fallback: tuple[float, float, float, float] | None | str      # "" when none is given
+
+
+def _paint(text: str) -> Any:
+    """A fill or stroke: a colour, None (`none`) or a _PaintUrl."""
+    m = _URL.match(text.strip())
+    if m is None:
+        return _colour(text)
+    fallback = m.group(2).strip()
+    return _PaintUrl(m.group(1), _colour(fallback) if fallback else "")
+
+
+def _coordinate(text: str) -> tuple[float, bool]:
+    """A gradient coordinate: (value, True) for a percentage, else (user units, False)."""
+    m = _PERCENT.match(text)
+    if m:
+        return float(m.group(1)) / 100, True
+    return _length(text), False
+
+
+def _offset(text: str) -> float:
+    m = _PERCENT.match(text)
+    value = float(m.group(1)) / 100 if m else _number(text.strip())
+    return min(1.0, max(0.0, value))
+
+
 def _opacity(text: str) -> float:
     text = text.strip()
     value = float(text[:-1]) / 100 if text.endswith("%") else _number(text)
@@ -366,10 +484,78 @@ def _positive_length(text: str) -> float:
     return value
 
 
-def _normal(text: str) -> str:
-    if text.strip() not in ("normal", "400"):
-        raise _Bad(f"{text!r}: only 'normal' is supported; use a font-family registered for that style")
-    return "normal"
+def _weight(text: str) -> bool:
+    """font-weight: True for bold (bold, or 600 and above; bolder and lighter are refused)."""
+    value = text.strip()
+    if value in ("normal", "bold"):
+        return value == "bold"
+    if value.isdigit() and 1 <= int(value) <= 1000:
+        return int(value) >= 600
+    raise _Bad(f"{text!r} is not normal, bold or a weight from 1 to 1000")
+
+
+_italic = _choice({"normal": False, "italic": True, "oblique": True})
+
+
+def _styled_font(family: str, bold: bool, italic: bool) -> str | None:
+    """The registered font of `family` in bold and/or italic: ReportLab's font family mapping
+    (reportlab.lib.fonts.addMapping), else the name with its style suffix (PnpSans-Regular ->
+    PnpSans-Bold, PnpSans-Italic, PnpSans-BoldItalic); None when neither is registered."""
+    if not (bold or italic):
+        return family
+    try:
+        mapped = tt2ps(family, int(bold), int(italic))
+        if mapped != family:            # registerFont maps every style of a lone font to itself
+            return mapped
+    except ValueError:
+        pass
+    base = re.sub(r"-(Regular|Roman|Book|Normal)$", "", family)
+    name = f"{base}-{'Bold' if bold else ''}{'Italic' if italic else ''}"
+    for candidate in (name, name.replace("-BoldItalic", "-BoldOblique").replace("-Italic", "-Oblique")):
+        try:
+            pdfmetrics.getFont(candidate)
+            return candidate
+        except Exception:          # not registered with ReportLab (KeyError or its own errors)
+            pass
+        try:
+            from pnp.text.fonts import register_font
+            return register_font(candidate)
+        except Exception:          # not a font the text layer knows either
+            pass
+    return None
+
+
+_ALIGN = {"xMin": 0.0, "xMid": 0.5, "xMax": 1.0, "YMin": 0.0, "YMid": 0.5, "YMax": 1.0}
+
+
+def _aspect(text: str) -> tuple[float, float, bool] | None:
+    """preserveAspectRatio as (x alignment, y alignment: 0, .5 or 1; slice), None for `none`."""
+    words = text.split()
+    if words and words[0] == "defer":
+        words = words[1:]
+    if not words or len(words) > 2 or (len(words) == 2 and words[1] not in ("meet", "slice")):
+        raise _Bad(f"{text!r} is not an alignment (xMidYMid, xMinYMax...) with meet or slice, or none")
+    if words[0] == "none":
+        return None
+    align = words[0]
+    if len(align) != 8 or align[:4] not in _ALIGN or align[4:] not in _ALIGN or align[4] != "Y":
+        raise _Bad(f"{align!r} is not an alignment (xMinYMin, xMidYMid, xMaxYMax...)")
+    return _ALIGN[align[:4]], _ALIGN[align[4:]], len(words) == 2 and words[1] == "slice"
+
+
+def _fit(box: tuple[float, float, float, float], viewport: tuple[float, float, float, float],
+         aspect: tuple[float, float, bool] | None) -> Matrix:
+    """The matrix mapping `box` (x, y, w, h: a viewBox, an image's pixels) into `viewport` as
+    preserveAspectRatio says (y down in both)."""
+    bx, by, bw, bh = box
+    vx, vy, vw, vh = viewport
+    sx, sy = vw / bw, vh / bh
+    tx = ty = 0.0
+    if aspect is not None:
+        ax, ay, slice_ = aspect
+        sx = sy = max(sx, sy) if slice_ else min(sx, sy)
+        tx, ty = (vw - bw * sx) * ax, (vh - bh * sy) * ay
+    return (sx, 0.0, 0.0, sy, vx + tx - sx * bx, vy + ty - sy * by)
 
 
 def _transform(text: str) -> tuple[float, ...] | None:
@@ -615,14 +801,152 @@ def _path(d: str) -> tuple[str, bool]:
 
 
 # --------------------------------------------------------------------------------------------
+# Compiled path code as data: for clip paths (mapped into one space, turned one way) and for the
+# bounding box a gradient in objectBoundingBox units spans.
+
+Point = tuple[float, float]
+# a subpath: its start, its segments (a line: (end,); a cubic: (control 1, control 2, end)), closed
+Subpath = tuple[Point, list[tuple[Point, ...]], bool]
+
+
+def _subpaths(code: str) -> list[Subpath]:
+    """The subpaths of path-construction code as geometry() and _path() write it (m l c re h)."""
+    out: list[Subpath] = []
+    numbers: list[float] = []
+    start: Point = (0.0, 0.0)
+    segments: list[tuple[Point, ...]] = []
+    closed = False
+    current: Point = start
+
+    def finish() -> None:
+        if segments:
+            out.append((start, list(segments), closed))
+
+    for token in code.split():
+        if token not in ("m", "l", "c", "re", "h"):
+            numbers.append(float(token))
+            continue
+        if token == "m" or token == "re":
+            finish()
+            segments, closed = [], False
+        if token == "m":
+            start = current = (numbers[0], numbers[1])
+        elif token == "re":
+            x, y, w, h = numbers
+            start = (x, y)
+            segments = [((x + w, y),), ((x + w, y + h),), ((x, y + h),)]
+            closed = True
+            current = start
+        elif token == "l":
+            current = (numbers[0], numbers[1])
+            segments.append((current,))
+        elif token == "c":
+            current = (numbers[4], numbers[5])
+            segments.append(((numbers[0], numbers[1]), (numbers[2], numbers[3]), current))
+        else:
+            closed = True
+            current = start
+        numbers = []
+    finish()
+    return out
+
+
+def _apply(m: Matrix, p: Point) -> Point:
+    return (m[0] * p[0] + m[2] * p[1] + m[4], m[1] * p[0] + m[3] * p[1] + m[5])
+
+
+def _mapped(sub: Subpath, m: Matrix) -> Subpath:
+    start, segments, closed = sub
+    return _apply(m, start), [tuple(_apply(m, p) for p in seg) for seg in segments], closed
+
+
+def _reversed(sub: Subpath) -> Subpath:
+    """The same outline run the other way."""
+    start, segments, closed = sub
+    points = [start] + [seg[-1] for seg in segments]
+    out: list[tuple[Point, ...]] = []
+    for i in range(len(segments) - 1, -1, -1):
+        seg = segments[i]
+        out.append((points[i],) if len(seg) == 1 else (seg[1], seg[0], points[i]))
+    return points[-1], out, closed
+
+
+def _signed_area(sub: Subpath) -> float:
+    """Twice the signed area the closed outline encloses (curves flattened finely enough to tell
+    which way it runs)."""
+    start, segments, _ = sub
+    points = [start]
+    for seg in segments:
+        if len(seg) == 1:
+            points.append(seg[0])
+            continue
+        p0 = points[-1]
+        for k in range(1, 17):
+            t = k / 16
+            u = 1 - t
+            x, y = (u * u * u * a + 3 * u * u * t * b + 3 * u * t * t * c + t * t * t * d
+                    for a, b, c, d in zip(p0, seg[0], seg[1], seg[2]))
+            points.append((x, y))
+    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))
+
+
+def _code(subs: list[Subpath]) -> str:
+    parts = []
+    for start, segments, closed in subs:
+        parts.append("%.7g %.7g m" % start)
+        for seg in segments:
+            parts.append(("%.7g %.7g l" % seg[0]) if len(seg) == 1 else
+                         "%.7g %.7g %.7g %.7g %.7g %.7g c" % (*seg[0], *seg[1], *seg[2]))
+        if closed:
+            parts.append("h")
+    return _g("\n".join(parts))
+
+
+def _bbox(code: str) -> tuple[float, float, float, float] | None:
+    """The exact bounding box (x, y, w, h) of path code, curves included; None when it is empty."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for start, segments, _ in _subpaths(code):
+        current = start
+        xs.append(start[0])
+        ys.append(start[1])
+        for seg in segments:
+            if len(seg) == 3:
+                for axis, values in ((0, xs), (1, ys)):
+                    values.extend(_cubic_extremes(current[axis], seg[0][axis], seg[1][axis], seg[2][axis]))
+            current = seg[-1]
+            xs.append(current[0])
+            ys.append(current[1])
+    if not xs:
+        return None
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+
+def _cubic_extremes(a: float, b: float, c: float, d: float) -> list[float]:
+    """The values of a cubic Bézier coordinate where its derivative is zero inside (0, 1)."""
+    qa, qb, qc = -a + 3 * b - 3 * c + d, 2 * (a - 2 * b + c), b - a     # derivative / 3
+    if abs(qa) < 1e-12:
+        roots = [-qc / qb] if abs(qb) > 1e-12 else []
+    else:
+        disc = qb * qb - 4 * qa * qc
+        roots = [] if disc < 0 else [(-qb + sign * math.sqrt(disc)) / (2 * qa) for sign in (1, -1)]
+    out = []
+    for t in roots:
+        if 0 < t < 1:
+            u = 1 - t
+            out.append(u * u * u * a + 3 * u * u * t * b + 3 * u * t * t * c + t * t * t * d)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
 # The compiler
 
 # Inherited presentation properties: attribute -> (style key, parser)
 _INHERITED: dict[str, tuple[str, Callable[[str], Any]]] = {
-    "fill": ("fill", _colour),
+    "fill": ("fill", _paint),
     "fill-opacity": ("fill_opacity", _opacity),
     "fill-rule": ("evenodd", _choice({"nonzero": False, "evenodd": True})),
-    "stroke": ("stroke", _colour),
+    "stroke": ("stroke", _paint),
     "stroke-opacity": ("stroke_opacity", _opacity),
     "stroke-width": ("stroke_width", _positive_length),
     "stroke-linecap": ("linecap", _choice({"butt": 0, "round": 1, "square": 2})),
@@ -633,22 +957,35 @@ _INHERITED: dict[str, tuple[str, Callable[[str], Any]]] = {
     "font-family": ("font_family", _font_family),
     "font-size": ("font_size", _positive_length),
     "text-anchor": ("text_anchor", _choice({"start": "start", "middle": "middle", "end": "end"})),
-    "font-weight": ("font_weight", _normal),
-    "font-style": ("font_style", _normal),
+    "font-weight": ("bold", _weight),
+    "font-style": ("italic", _italic),
     "visibility": ("visible", _choice({"visible": True, "hidden": False, "collapse": False})),
+    "clip-rule": ("clip_evenodd", _choice({"nonzero": False, "evenodd": True})),
 }
 # Not inherited
 _OWN: dict[str, Callable[[str], Any]] = {
     "opacity": _opacity,
     "display": _choice({"none": "none", "inline": "inline", "block": "inline"}),
+    "clip-path": lambda text: None if text.strip() == "none" else _clip_reference(text),
 }
+
+
+def _clip_reference(text: str) -> str:
+    m = _URL.match(text.strip())
+    if m is None or m.group(2):
+        raise _Bad(f"{text!r} is not url(#id) or none")
+    return m.group(1)
+
+
+# Stop properties (on <stop> only)
+_STOP: dict[str, Callable[[str], Any]] = {"stop-color": _colour, "stop-opacity": _opacity, "offset": _offset}
 
 _INITIAL = {
     "fill": (0.0, 0.0, 0.0, 1.0), "fill_opacity": 1.0, "evenodd": False,
     "stroke": None, "stroke_opacity": 1.0, "stroke_width": 1.0, "linecap": 0, "linejoin": 0,
     "miterlimit": 4.0, "dasharray": None, "dashoffset": 0.0,
-    "font_family": None, "font_size": 16.0, "text_anchor": "start", "font_weight": "normal",
-    "font_style": "normal", "visible": True,
+    "font_family": None, "font_size": 16.0, "text_anchor": "start", "bold": False,
+    "italic": False, "visible": True, "clip_evenodd": False,
 }
 
 _GEOMETRY = {
@@ -662,22 +999,174 @@ _GEOMETRY = {
     "polygon": {"points"},
     "path": {"d"},
     "text": {"x", "y", "direction", "unicode-bidi"},   # direction/unicode-bidi: read by _Compiler.text
+    "tspan": {"x", "y", "dx", "dy"},
+    "use": {"x", "y", "href"},
+    "image": {"x", "y", "width", "height", "href", "preserveAspectRatio"},
 }
+# Drawn only where a reference (fill="url(#id)", clip-path="url(#id)") names them
+_REFERENCED = {"clipPath", "linearGradient", "radialGradient"}
+_GRADIENT_ATTRIBUTES = {
+    "linearGradient": {"x1", "y1", "x2", "y2"},
+    "radialGradient": {"cx", "cy", "r", "fx", "fy", "fr"},
+}
+_GRADIENT_COMMON = {"gradientUnits", "gradientTransform", "spreadMethod", "href", "id"}
+_SHAPES = {"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"}
 _VALUES: dict[tuple[str, str], Any] = {}     # (attribute, text) -> parsed inherited property
 _TRANSFORMS: dict[str, Any] = {}             # transform text -> matrix or None
 _MISSING = object()
 _INHERIT = object()
 _IGNORED_ELEMENTS = {"title", "desc", "metadata"}
-_IGNORED_ATTRIBUTES = {"id", "{http://www.w3.org/XML/1998/namespace}space"}
+# id: a name for references; class: without style sheets (<style> is refused) it styles nothing
+_IGNORED_ATTRIBUTES = {"id", "class", _XML_SPACE_ATTR}
+
+
+@dataclass(eq=False)
+class _Piece:
+    """A run of a <text>'s characters in one style (the text, a tspan's text, a tail)."""
+
+    el: ET.Element
+    x: float | None = None
+    y: float | None = None
+    dx: float = 0.0
+    dy: float = 0.0
+    raw: str = ""
+    preserve: bool = False
+    text: str = ""
+    font: str = ""
+    size: float = 0.0
+    fill: tuple[float, float, float, float] | None = None
+    alpha: float = 0.0
+    anchor: str = "start"
+    visible: bool = True
+    at: tuple[float, float] = (0.0, 0.0)
+
+    def width(self) -> float:
+        return pdfmetrics.stringWidth(self.text, self.font, self.size) if self.text else 0.0
+
+
+def _collapse(pieces: list[_Piece]) -> None:
+    """SVG's white space handling (xml:space="default") across a text's pieces: newlines
+    removed, tabs made spaces, runs of spaces made one, none at the start or the end."""
+    after_space = True
+    for p in pieces:
+        if p.preserve:
+            p.text = p.raw.replace("\n", " ").replace("\r", " ").replace("\t", " ")
+        else:
+            p.text = _TEXT_SPACE.sub(" ", _XML_SPACE.sub("", p.raw).replace("\t", " "))
+            if after_space and p.text.startswith(" "):
+                p.text = p.text[1:]
+        if p.text:
+            after_space = p.text.endswith(" ")
+    for p in reversed(pieces):
+        if p.text and not p.preserve:
+            p.text = p.text.rstrip(" ")
+        if p.text or p.preserve:
+            break
+
+
+@dataclass(frozen=True)
+class _Gradient:
+    """A gradient as the shading op draws it: coordinates in the gradient's own space (the
+    bounding box's when `bounding_box`), stops rising from offset 0 to 1 with opaque colours,
+    their common opacity; `solid` is the one colour (or None) of a gradient that paints one."""
+
+    radial: bool
+    bounding_box: bool
+    transform: Matrix | None
+    coords: tuple[float, ...]                      # linear: x1 y1 x2 y2; radial: fx fy fr cx cy r
+    stops: tuple[tuple[float, tuple[float, float, float]], ...]
+    opacity: float
+    solid: Any = _MISSING
+
+    @classmethod
+    def of(cls, compiler: _Compiler, el: ET.Element, attrs: dict[str, str], stop_elements: list[ET.Element]
+           ) -> _Gradient:
+        radial = _local(el.tag) == "radialGradient"
+        units = attrs.get("gradientUnits", "objectBoundingBox").strip()
+        if units not in ("objectBoundingBox", "userSpaceOnUse"):
+            raise UnsupportedSvg(f"{_describe(el)}: gradientUnits={units!r} is not objectBoundingBox or userSpaceOnUse")
+        spread = attrs.get("spreadMethod", "pad").strip()
+        if spread != "pad":
+            raise UnsupportedSvg(f"{_describe(el)}: spreadMethod={spread!r} is not supported (only pad)")
+        transform = None
+        if "gradientTransform" in attrs:
+            transform = compiler.parsed(el, "gradientTransform", _transform, attrs["gradientTransform"])
+        stops = [compiler.stop(stop) for stop in stop_elements]
+        if not stops:
+            return cls(radial, False, None, (), (), 1.0, None)
+        for i in range(1, len(stops)):                     # SVG: an offset below the one before is raised to it
+            stops[i] = (max(stops[i][0], stops[i - 1][0]), stops[i][1])
+        alphas = {round(colour[3], 4) for _, colour in stops}
+        if len(alphas) > 1:
+            raise UnsupportedSvg(f"{_describe(el)}: stops of different opacity are not supported (a PDF "
+                                 "gradient is opaque): give every stop the same stop-opacity")
+        last = stops[-1][1]
+        if len(stops) == 1:
+            return cls(radial, False, None, (), (), 1.0, stops[0][1])
+        box = units == "objectBoundingBox"
+        coords = compiler.gradient_coords(el, attrs, radial, box)
+        if (not radial and coords[:2] == coords[2:]) or (radial and coords[5] <= 0):
+            return cls(radial, box, transform, coords, (), 1.0, last)     # SVG: the last stop's colour
+        return cls(radial, box, transform, coords, _pdf_stops(stops), stops[0][1][3])
+
+
+def _pdf_stops(stops: list[tuple[float, tuple[float, float, float, float]]]) -> tuple[tuple[float, tuple[float, float, float]], ...]:
+    """Stops from offset 0 to 1 exactly (the first and last colours held before and after, as
+    SVG pads), each above the one before (a hard edge: a millionth apart)."""
+    out: list[tuple[float, tuple[float, float, float]]] = []
+    for offset, colour in stops:
+        rgb = (colour[0], colour[1], colour[2])
+        if out and offset <= out[-1][0]:
+            if offset >= 1.0:
+                continue                              # only the first stop at 1 counts
+            if out[-1][0] == 0.0 and offset == 0.0:
+                out[-1] = (0.0, rgb)                  # of stops at 0, the last counts
+                continue
+            offset = out[-1][0] + 1e-6
+        out.append((offset, rgb))
+    if out[0][0] > 0:
+        out.insert(0, (0.0, out[0][1]))
+    if out[-1][0] < 1:
+        out.append((1.0, out[-1][1]))
+    return tuple(out)
+
+
+def _declarations_of(el: ET.Element, text: str, known: Any) -> list[tuple[str, str]]:
+    """The (property, value) pairs of a style="..." attribute; a property not in `known` is refused."""
+    out = []
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        m = _STYLE_DECL.match(text, pos)
+        if not m or m.end() == pos:
+            raise UnsupportedSvg(f"{_describe(el)}: cannot read style {text!r}")
+        name = m.group(1)
+        if name not in known:
+            raise UnsupportedSvg(f"{_describe(el)}: style property {name!r} is not supported")
+        out.append((name, m.group(2)))
+        pos = m.end()
+    return out
+
+
+_STYLE_PROPERTIES = {*_INHERITED, *_OWN}
 
 
 class _Compiler:
-    def __init__(self) -> None:
+    def __init__(self, art: Callable[[str], Any] | None = None) -> None:
         self.ops: list[tuple[Callable, tuple]] = []
         self.code: list[str] = []                 # literal PDF operators not yet flushed into ops
         self.pdf: dict[str, Any] = {}             # PDF graphics state known at this point
-        self.stack: list[dict[str, Any]] = []
+        self.stack: list[tuple[dict[str, Any], Matrix]] = []
         self.area = True                          # the last geometry can enclose an area
+        self.matrix: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)   # user space -> face points, as drawn
+        self.art = art                            # href -> pnp.render.art.RasterArt | SvgArt
+        self.art_stack: list[str] = []            # SVG art being inlined, outermost first
+        self.images: list[ImageUse] = []
+        self.ids: dict[str, ET.Element] = {}      # the elements of the document being compiled, by id
+        self.viewport = (0.0, 0.0, 1.0, 1.0)      # its viewBox, for percentages
+        self.use_stack: list[str] = []            # the ids <use> is drawing, outermost first
+        self.used = 0                             # elements drawn through <use>
+        self.clips: dict[tuple[int, str], tuple[str, bool]] = {}
 
     # ---- output
     def flush(self) -> None:
@@ -691,12 +1180,16 @@ class _Compiler:
 
     def save(self) -> None:
         self.api(_op_save)
-        self.stack.append(self.pdf)
+        self.stack.append((self.pdf, self.matrix))
         self.pdf = dict(self.pdf)
 
     def restore(self) -> None:
         self.api(_op_restore)
-        self.pdf = self.stack.pop()
+        self.pdf, self.matrix = self.stack.pop()
+
+    def concat(self, m: Matrix) -> None:
+        self.code.append(_g("%.7g %.7g %.7g %.7g %.7g %.7g cm" % m))
+        self.matrix = _multiply(self.matrix, m)
 
     def state(self, key: str, code: str) -> None:
         if self.pdf.get(key) != code:
@@ -708,60 +1201,335 @@ class _Compiler:
             self.pdf[key] = value
             self.api(op, value)
 
+    # ---- documents: the face, and each SVG art file it inlines
+    def index(self, root: ET.Element) -> dict[str, ET.Element]:
+        """The document's elements by id (the first of a repeated id, as browsers take it); a
+        style sheet anywhere is refused, since it would restyle what is drawn."""
+        ids: dict[str, ET.Element] = {}
+        for el in root.iter():
+            if not isinstance(el.tag, str):
+                continue                            # a comment or processing instruction
+            if _local(el.tag) == "style":
+                raise UnsupportedSvg(f"{_describe(el)}: <style> sheets are not supported; give the "
+                                     "properties as attributes or in style=\"...\"")
+            ident = el.attrib.get("id")
+            if ident is not None:
+                ids.setdefault(ident, el)
+        return ids
+
     # ---- walking
     def element(self, el: ET.Element, style: dict[str, Any], depth: int = 1) -> None:
+        try:
+            self._element(el, style, depth)
+        except UnsupportedSvg as error:
+            if error.element is None:
+                error.element = el          # the innermost element: the one at fault
+            raise
+
+    def _element(self, el: ET.Element, style: dict[str, Any], depth: int) -> None:
+        if not isinstance(el.tag, str):
+            return
         tag = _local(el.tag)
         if depth > MAX_GROUP_DEPTH:
             raise UnsupportedSvg(f"{_describe(el)}: elements nested more than {MAX_GROUP_DEPTH} deep")
-        if tag in _IGNORED_ELEMENTS:
+        if tag in _IGNORED_ELEMENTS or not tag:
             return
-        if tag == "defs":
-            if len(el) or (el.text and el.text.strip()):
-                raise UnsupportedSvg(f"{_describe(el)}: <defs> content (gradients, patterns, clip paths, "
-                                     "symbols) is not supported")
-            return
+        if tag == "defs" or tag in _REFERENCED:
+            return              # drawn where <use>, fill or clip-path names them
         geometry = _GEOMETRY.get(tag)
-        if geometry is None or tag == "svg":
+        if geometry is None or tag in ("svg", "tspan"):
             raise UnsupportedSvg(f"{_describe(el)}: element <{tag}> is not supported")
+        if self.use_stack:
+            self.used += 1
+            if self.used > MAX_USE_ELEMENTS:
+                raise UnsupportedSvg(f"{_describe(el)}: <use> draws more than {MAX_USE_ELEMENTS:,} elements "
+                                     "in one face (uses of uses multiply)")
         own: dict[str, Any] = {}
-        transform = None
         style = self.styled(el, tag, style, geometry, own)
         if own.get("display") == "none":
             return
-        text = el.attrib.get("transform")
-        if text is not None:
-            transform = _TRANSFORMS.get(text, _MISSING)
-            if transform is _MISSING:
-                transform = _TRANSFORMS[text] = self.parsed(el, "transform", _transform, text)
+        transform = self.transform_of(el)
         opacity = own.get("opacity", 1.0)
-        if tag == "g":
-            if opacity != 1.0:
-                raise UnsupportedSvg(f"{_describe(el)}: attribute opacity on <g> is not supported (it needs "
-                                     "a transparency group); use fill-opacity/stroke-opacity on the shapes")
+        if tag == "g" and opacity != 1.0:
+            raise UnsupportedSvg(f"{_describe(el)}: attribute opacity on <g> is not supported (it needs "
+                                 "a transparency group); use fill-opacity/stroke-opacity on the shapes")
+        geom = ""
+        if tag in _SHAPES:
+            if len(el) and any(isinstance(child.tag, str) and _local(child.tag) for child in el):
+                raise UnsupportedSvg(f"{_describe(el)}: child elements of <{tag}> are not supported")
+            if not style["visible"]:
+                return
+            geom = self.geometry(el, tag)
+            if not geom:
+                return
+        elif tag in ("use", "image") and len(el) and any(isinstance(c.tag, str) and _local(c.tag) for c in el):
+            raise UnsupportedSvg(f"{_describe(el)}: child elements of <{tag}> are not supported")
+        clip = own.get("clip-path")
+        wrapped = bool(transform) or clip is not None
+        if wrapped:
+            self.save()
             if transform:
-                self.save()
-                self.code.append(_g("%.7g %.7g %.7g %.7g %.7g %.7g cm" % transform))
+                self.concat(transform)
+            if clip is not None and not self.clip(el, clip):
+                self.restore()                      # an empty clip path: nothing of it shows
+                return
+        if tag == "g":
             for child in el:
                 self.element(child, style, depth + 1)
-            if transform:
-                self.restore()
-            return
-        if tag == "text":
-            self.text(el, style, transform, opacity)
-            return
-        if len(el):
-            raise UnsupportedSvg(f"{_describe(el)}: child elements of <{tag}> are not supported")
-        if not style["visible"]:
-            return
-        geom = self.geometry(el, tag)
-        if not geom:
-            return
-        if transform:
-            self.save()
-            self.code.append(_g("%.7g %.7g %.7g %.7g %.7g %.7g cm" % transform))
-        self.paint(geom, style, opacity, self.area and tag != "line")
-        if transform:
+        elif tag == "text":
+            self.text(el, style, opacity)
+        elif tag == "use":
+            self.use(el, style, depth)
+        elif tag == "image":
+            self.image(el, style, opacity, depth)
+        else:
+            self.paint(el, geom, style, opacity, self.area and tag != "line")
+        if wrapped:
             self.restore()
+
+    def transform_of(self, el: ET.Element) -> Matrix | None:
+        text = el.attrib.get("transform")
+        if text is None:
+            return None
+        transform = _TRANSFORMS.get(text, _MISSING)
+        if transform is _MISSING:
+            transform = _TRANSFORMS[text] = self.parsed(el, "transform", _transform, text)
+        return transform
+
+    def referenced(self, el: ET.Element, attribute: str, ident: str, tags: set[str]) -> ET.Element:
+        target = self.ids.get(ident)
+        if target is None:
+            raise UnsupportedSvg(f"{_describe(el)}: attribute {attribute!r}: no element has id {ident!r}")
+        tag = _local(target.tag)
+        if tag not in tags:
+            raise UnsupportedSvg(f"{_describe(el)}: attribute {attribute!r}: #{ident} is a <{tag}>, "
+                                 f"not a {' or '.join(f'<{t}>' for t in sorted(tags))}")
+        return target
+
+    # ---- <use>
+    def use(self, el: ET.Element, style: dict[str, Any], depth: int) -> None:
+        href = _href(el)
+        if href is None or not href.startswith("#"):
+            raise UnsupportedSvg(f"{_describe(el)}: <use> names an element of this drawing (href=\"#id\"); "
+                                 "to draw an SVG file of the pack use <image href=\"art/....svg\">")
+        ident = href[1:]
+        target = self.ids.get(ident)
+        if target is None:
+            raise UnsupportedSvg(f"{_describe(el)}: no element has id {ident!r}")
+        tag = _local(target.tag)
+        if tag in _REFERENCED or tag in ("defs", "svg", "symbol", "stop", "tspan") or not tag:
+            raise UnsupportedSvg(f"{_describe(el)}: <use> of a <{tag or target.tag}> is not supported "
+                                 "(only shapes, groups, text, images and other uses)")
+        if ident in self.use_stack:
+            raise UnsupportedSvg(f"{_describe(el)}: #{ident} uses itself (through "
+                                 f"{' -> '.join('#' + i for i in [*self.use_stack[self.use_stack.index(ident):], ident])})")
+        x, y = self.number(el, "x"), self.number(el, "y")
+        self.use_stack.append(ident)
+        if x or y:
+            self.save()
+            self.concat((1.0, 0.0, 0.0, 1.0, x, y))
+        self.element(target, style, depth + 1)
+        if x or y:
+            self.restore()
+        self.use_stack.pop()
+
+    # ---- clip-path="url(#id)"
+    def clip(self, el: ET.Element, ident: str) -> bool:
+        """Clip to the clipPath `ident` in the current user space; False when it is empty."""
+        key = (id(self.ids), ident)
+        if key not in self.clips:
+            self.clips[key] = self.clip_code(self.referenced(el, "clip-path", ident, {"clipPath"}))
+        code, evenodd = self.clips[key]
+        if not code:
+            return False
+        self.code.append(code)
+        self.code.append("W* n" if evenodd else "W n")
+        return True
+
+    def clip_code(self, clip: ET.Element) -> tuple[str, bool]:
+        """A clipPath's outline as path code in the user space of what it clips, and its rule.
+        Several children clip to their union: each is one closed outline, all turned the same way
+        so that the nonzero rule adds them up (one child keeps its own clip-rule, holes and all)."""
+        own: dict[str, Any] = {}
+        style = self.styled(clip, "clipPath", dict(_INITIAL), {"clipPathUnits", "transform"}, own)
+        units = clip.attrib.get("clipPathUnits", "userSpaceOnUse").strip()
+        if units != "userSpaceOnUse":
+            raise UnsupportedSvg(f"{_describe(clip)}: clipPathUnits={units!r} is not supported (only userSpaceOnUse)")
+        if own.get("clip-path") is not None:
+            raise UnsupportedSvg(f"{_describe(clip)}: a clip path clipped by another is not supported")
+        base = self.transform_of(clip) or (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        outlines: list[tuple[list[Subpath], bool, ET.Element]] = []
+        for child in clip:
+            found = self.clip_child(child, style, base, 0)
+            if found is not None:
+                outlines.append(found)
+        if len(outlines) == 1:
+            subs, evenodd, _ = outlines[0]
+            return _code(subs), evenodd
+        union: list[Subpath] = []
+        for subs, _, child in outlines:
+            if len(subs) != 1:
+                raise UnsupportedSvg(f"{_describe(child)}: in a <clipPath> of several shapes each must be one "
+                                     "closed outline (or give the clip path this one shape alone)")
+            sub = subs[0]
+            union.append(_reversed(sub) if _signed_area(sub) < 0 else sub)
+        return _code(union), False
+
+    def clip_child(self, child: ET.Element, style: dict[str, Any], base: Matrix, uses: int
+                   ) -> tuple[list[Subpath], bool, ET.Element] | None:
+        if not isinstance(child.tag, str):
+            return None
+        tag = _local(child.tag)
+        if tag in _IGNORED_ELEMENTS or not tag:
+            return None
+        if tag not in _SHAPES and tag != "use":
+            raise UnsupportedSvg(f"{_describe(child)}: <{tag}> in a <clipPath> is not supported "
+                                 "(shapes, paths and <use> of them only)")
+        own: dict[str, Any] = {}
+        child_style = self.styled(child, tag, style, _GEOMETRY[tag], own)
+        if own.get("clip-path") is not None:
+            raise UnsupportedSvg(f"{_describe(child)}: clip-path inside a <clipPath> is not supported")
+        if own.get("display") == "none" or not child_style["visible"]:
+            return None
+        m = _multiply(base, self.transform_of(child) or (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
+        if tag == "use":
+            href = _href(child) or ""
+            if uses > 8 or not href.startswith("#"):
+                raise UnsupportedSvg(f"{_describe(child)}: <use> in a <clipPath> names a shape (href=\"#id\")")
+            target = self.referenced(child, "href", href[1:], _SHAPES | {"use"})
+            m = _multiply(m, (1.0, 0.0, 0.0, 1.0, self.number(child, "x"), self.number(child, "y")))
+            return self.clip_child(target, child_style, m, uses + 1)
+        geom = self.geometry(child, tag)
+        if not geom or not self.area:
+            return None
+        return [_mapped(sub, m) for sub in _subpaths(geom)], child_style["clip_evenodd"], child
+
+    def stop(self, el: ET.Element) -> tuple[float, tuple[float, float, float, float]]:
+        """A <stop>'s offset and colour, its stop-opacity folded into the colour's alpha."""
+        if _local(el.tag) != "stop":
+            raise UnsupportedSvg(f"{_describe(el)}: <{_local(el.tag)}> in a gradient is not supported (only <stop>)")
+        values: dict[str, Any] = {"offset": 0.0, "stop-color": (0.0, 0.0, 0.0, 1.0), "stop-opacity": 1.0}
+        items: list[tuple[str, str]] = list(el.attrib.items())
+        if "style" in el.attrib:
+            items += [(name, value) for name, value in _declarations_of(el, el.attrib["style"], _STOP)]
+        for name, value in items:
+            if name in _STOP:
+                values[name] = self.parsed(el, name, _STOP[name], value)
+            elif name not in ("style", "id", "class") and not name.startswith("{"):
+                raise UnsupportedSvg(f"{_describe(el)}: attribute {name!r} is not supported on <stop>")
+        colour = values["stop-color"]
+        if colour is None:
+            raise UnsupportedSvg(f"{_describe(el)}: stop-color 'none' is not a colour")
+        return values["offset"], (colour[0], colour[1], colour[2], colour[3] * values["stop-opacity"])
+
+    def gradient_coords(self, el: ET.Element, attrs: dict[str, str], radial: bool, box: bool) -> tuple[float, ...]:
+        """The gradient's geometry in its space: fractions of the box, or user units (a percentage
+        of the viewport, as SVG says)."""
+        vw, vh = self.viewport[2], self.viewport[3]
+        scale = {"x": vw, "y": vh, "r": math.sqrt((vw * vw + vh * vh) / 2)}
+
+        def value(name: str, default: str, axis: str) -> float:
+            number, percent = self.parsed(el, name, _coordinate, attrs.get(name, default))
+            return number * scale[axis] if percent and not box else number
+
+        if not radial:
+            return (value("x1", "0%", "x"), value("y1", "0%", "y"), value("x2", "100%", "x"), value("y2", "0%", "y"))
+        cx, cy, r = value("cx", "50%", "x"), value("cy", "50%", "y"), value("r", "50%", "r")
+        fx = value("fx", attrs["cx"], "x") if "fx" not in attrs and "cx" in attrs else value("fx", "50%", "x")
+        fy = value("fy", attrs["cy"], "y") if "fy" not in attrs and "cy" in attrs else value("fy", "50%", "y")
+        fr = value("fr", "0%", "r")
+        distance = math.hypot(fx - cx, fy - cy)
+        if r > 0 and distance > r * 0.999:             # SVG 1.1: a focus outside the circle moves onto it
+            fx, fy = cx + (fx - cx) * r * 0.999 / distance, cy + (fy - cy) * r * 0.999 / distance
+        return fx, fy, fr, cx, cy, r
+
+    # ---- <image>: the pack's art
+    def image(self, el: ET.Element, style: dict[str, Any], opacity: float, depth: int) -> None:
+        href = _href(el)
+        if self.art is None:
+            raise UnsupportedSvg(f"{_describe(el)}: element <image> is not supported here (art files are "
+                                 "drawn on card faces)")
+        if href is None:
+            raise UnsupportedSvg(f"{_describe(el)}: <image> needs href (a file of the pack, like art/knight.png)")
+        x, y = self.number(el, "x"), self.number(el, "y")
+        if "width" not in el.attrib or "height" not in el.attrib:
+            raise UnsupportedSvg(f"{_describe(el)}: <image> needs width and height (the box it is fitted into)")
+        w, h = self.number(el, "width"), self.number(el, "height")
+        if w < 0 or h < 0:
+            raise UnsupportedSvg(f"{_describe(el)}: negative width or height")
+        aspect = self.parsed(el, "preserveAspectRatio", _aspect, el.attrib.get("preserveAspectRatio", "xMidYMid meet"))
+        art = self.art(href)                       # ArtError (a template.art problem) when it cannot be drawn
+        if w == 0 or h == 0 or not style["visible"]:
+            return
+        if hasattr(art, "text"):
+            self.svg_art(el, art, (x, y, w, h), aspect, depth)
+            return
+        alpha = round(opacity, 6)
+        if alpha <= 0:
+            return
+        fit = _fit((0.0, 0.0, float(art.width), float(art.height)), (x, y, w, h), aspect)
+        self.save()
+        if aspect is not None and aspect[2]:       # slice: the image overflows its box
+            self.code.append(_g("%.7g %.7g %.7g %.7g re W n" % (x, y, w, h)))
+        # the image's unit square, its first row at the top (user space runs y down)
+        self.concat(_multiply(fit, (float(art.width), 0.0, 0.0, -float(art.height), 0.0, float(art.height))))
+        m = self.matrix
+        self.images.append(ImageUse(art.href, str(art.path), (art.width, art.height),
+                                    (math.hypot(m[0], m[1]), math.hypot(m[2], m[3]))))
+        self.alpha("ca", _op_fill_alpha, alpha)
+        self.api(_op_image, art)
+        self.restore()
+
+    def svg_art(self, el: ET.Element, art: Any, viewport: tuple[float, float, float, float],
+                aspect: tuple[float, float, bool] | None, depth: int) -> None:
+        """An SVG art file drawn into the <image>'s box: its own document (ids, styles), its
+        viewBox fitted as the <image>'s preserveAspectRatio says, clipped to the box."""
+        from pnp.render.art import ArtError
+
+        if art.href in self.art_stack or len(self.art_stack) >= MAX_ART_DEPTH:
+            chain = " -> ".join([*self.art_stack, art.href])
+            raise ArtError(art.href, f"SVG art that draws itself, or art nested more than {MAX_ART_DEPTH} "
+                           f"deep ({chain})")
+        saved = self.ids, self.viewport
+        self.art_stack.append(art.href)
+        try:
+            root = _parse_xml(art.text)
+            if _local(root.tag) != "svg":
+                raise UnsupportedSvg(f"the root element is <{_local(root.tag)}>, not <svg>")
+            self.ids = self.index(root)
+            own: dict[str, Any] = {}
+            style = self.styled(root, "svg", dict(_INITIAL), _GEOMETRY["svg"], own)
+            if "transform" in root.attrib or own.get("opacity", 1.0) != 1.0:
+                raise UnsupportedSvg(f"{_describe(root)}: transform and opacity on the root <svg> are not supported")
+            if own.get("display") == "none":
+                return
+            box = self.view_box(root)
+            self.viewport = box
+            self.save()
+            self.code.append(_g("%.7g %.7g %.7g %.7g re W n" % viewport))
+            self.concat(_fit(box, viewport, aspect))
+            for child in root:
+                self.element(child, style, depth + 1)
+            self.restore()
+        except ArtError as error:
+            if error.href == art.href:
+                raise
+            raise ArtError(art.href, str(error)) from None
+        except UnsupportedSvg as error:
+            raise ArtError(art.href, str(error)) from None
+        finally:
+            self.art_stack.pop()
+            self.ids, self.viewport = saved
+
+    def view_box(self, root: ET.Element) -> tuple[float, float, float, float]:
+        """An SVG art file's viewBox; without one, its width and height in px from (0, 0)."""
+        text = root.attrib.get("viewBox")
+        if text is not None:
+            values = self.parsed(root, "viewBox", _numbers, text)
+            if len(values) != 4 or values[2] <= 0 or values[3] <= 0:
+                raise UnsupportedSvg(f"{_describe(root)}: attribute 'viewBox' must be four numbers with positive size")
+            return values[0], values[1], values[2], values[3]
+        return 0.0, 0.0, _root_length(root, "width") / 0.75, _root_length(root, "height") / 0.75
 
     def styled(self, el: ET.Element, tag: str, style: dict[str, Any], geometry: set[str],
                own: dict[str, Any]) -> dict[str, Any]:
@@ -788,24 +1556,14 @@ class _Compiler:
                 continue
             elif name in _OWN:
                 own[name] = self.parsed(el, name, _OWN[name], value)
+            elif name.startswith("{"):
+                continue            # another namespace's (an editor's) attribute: nothing SVG draws
             else:
                 raise UnsupportedSvg(f"{_describe(el)}: attribute {name!r} is not supported on <{tag}>")
         return style
 
     def declarations(self, el: ET.Element, text: str) -> list[tuple[str, str]]:
-        out = []
-        pos = 0
-        text = text.strip()
-        while pos < len(text):
-            m = _STYLE_DECL.match(text, pos)
-            if not m or m.end() == pos:
-                raise UnsupportedSvg(f"{_describe(el)}: cannot read style {text!r}")
-            name = m.group(1)
-            if name not in _INHERITED and name not in _OWN:
-                raise UnsupportedSvg(f"{_describe(el)}: style property {name!r} is not supported")
-            out.append((name, m.group(2)))
-            pos = m.end()
-        return out
+        return _declarations_of(el, text, _STYLE_PROPERTIES)
 
     @staticmethod
     def parsed(el: ET.Element, name: str, parser: Callable[[str], Any], value: str) -> Any:
@@ -900,12 +1658,19 @@ class _Compiler:
         raise AssertionError(tag)
 
     # ---- painting
-    def paint(self, geom: str, style: dict[str, Any], opacity: float, fillable: bool) -> None:
+    def paint(self, el: ET.Element, geom: str, style: dict[str, Any], opacity: float, fillable: bool) -> None:
         fill = style["fill"] if fillable else None
         stroke = style["stroke"]
         width = style["stroke_width"]
+        if isinstance(stroke, _PaintUrl):
+            stroke = self.solid(el, "stroke", stroke, allow_gradient=False)
         if stroke is not None and width <= 0:
             stroke = None
+        if isinstance(fill, _PaintUrl):
+            fill = self.solid(el, "fill", fill, allow_gradient=True)
+            if isinstance(fill, _Gradient):
+                self.gradient_fill(el, geom, fill, style, opacity)
+                fill = None
         if fill is not None:
             fa = fill[3] * style["fill_opacity"] * opacity
             if fa <= 0:
@@ -939,35 +1704,97 @@ class _Compiler:
         else:
             self.code.append("S")
 
-    def text(self, el: ET.Element, style: dict[str, Any], transform, opacity: float) -> None:
+    def solid(self, el: ET.Element, attribute: str, paint: _PaintUrl, allow_gradient: bool) -> Any:
+        """What a url(#id) paint draws: a _Gradient, or a colour (a gradient of one colour, the
+        fallback of a missing id) or None."""
+        if paint.id not in self.ids and paint.fallback != "":
+            return paint.fallback
+        target = self.referenced(el, attribute, paint.id, {"linearGradient", "radialGradient"})
+        gradient = self.gradient(target)
+        if gradient.solid is not _MISSING:
+            return gradient.solid
+        if not allow_gradient:
+            raise UnsupportedSvg(f"{_describe(el)}: attribute {attribute!r}: a gradient stroke is not "
+                                 "supported (only fills); stroke with a colour")
+        return gradient
+
+    def gradient(self, el: ET.Element) -> _Gradient:
+        """A <linearGradient> or <radialGradient>, with what it inherits through href="#other"."""
+        chain = [el]
+        while True:
+            href = _href(chain[-1])
+            if href is None:
+                break
+            if not href.startswith("#") or len(chain) > MAX_GRADIENT_LINKS:
+                raise UnsupportedSvg(f"{_describe(chain[-1])}: href of a gradient names another gradient of this "
+                                     f"drawing (#id), at most {MAX_GRADIENT_LINKS} deep")
+            target = self.referenced(chain[-1], "href", href[1:], {"linearGradient", "radialGradient"})
+            if target in chain:
+                raise UnsupportedSvg(f"{_describe(el)}: gradients inherit from each other in a circle")
+            chain.append(target)
+        attrs: dict[str, str] = {}
+        stops: list[ET.Element] = []
+        for link in chain:                     # the gradient's own attributes win over what it inherits
+            allowed = _GRADIENT_ATTRIBUTES[_local(el.tag)] | _GRADIENT_COMMON
+            for name, value in link.attrib.items():
+                if name in allowed or name == _XLINK_HREF:
+                    attrs.setdefault(name, value)
+                elif not name.startswith("{") and name not in _GRADIENT_ATTRIBUTES["linearGradient"] | \
+                        _GRADIENT_ATTRIBUTES["radialGradient"]:
+                    raise UnsupportedSvg(f"{_describe(link)}: attribute {name!r} is not supported on a gradient")
+            own_stops = [c for c in link if isinstance(c.tag, str) and _local(c.tag)]
+            if not stops and own_stops:
+                stops = own_stops
+        return _Gradient.of(self, el, attrs, stops)
+
+    def gradient_fill(self, el: ET.Element, geom: str, gradient: _Gradient, style: dict[str, Any],
+                      opacity: float) -> None:
+        """Fill `geom` with `gradient`: clip to the shape, map the gradient's space, shade."""
+        alpha = gradient.opacity * style["fill_opacity"] * opacity
+        if alpha <= 0:
+            return
+        box = None
+        if gradient.bounding_box:
+            box = _bbox(geom)
+            if box is None or box[2] <= 0 or box[3] <= 0:
+                return                              # SVG: no box, nothing painted
+        self.save()
+        self.code.append(_g(geom))
+        self.code.append("W* n" if style["evenodd"] else "W n")
+        if box is not None:
+            self.concat((box[2], 0.0, 0.0, box[3], box[0], box[1]))
+        if gradient.transform:
+            self.concat(gradient.transform)
+        self.alpha("ca", _op_fill_alpha, round(alpha, 6))
+        self.api(_op_shade, gradient.radial, gradient.coords, gradient.stops)
+        self.restore()
+
+    # ---- text
+    def text(self, el: ET.Element, style: dict[str, Any], opacity: float) -> None:
         for attr in ("x", "y"):
             if attr in el.attrib and len(_NUMBER_RE.findall(el.attrib[attr])) != 1:
                 raise UnsupportedSvg(f"{_describe(el)}: attribute {attr!r} must be a single number")
-        if len(el):
-            raise UnsupportedSvg(f"{_describe(el)}: child elements of <text> (such as <{_local(el[0].tag)}>) "
-                                 "are not supported; emit one <text> per line")
         if style["stroke"] is not None:
             raise UnsupportedSvg(f"{_describe(el)}: attribute 'stroke' on <text> is not supported")
+        if any(isinstance(child.tag, str) and _local(child.tag) not in _IGNORED_ELEMENTS for child in el):
+            self.rich_text(el, style, opacity)
+            return
         raw = el.text or ""
-        if el.get("{http://www.w3.org/XML/1998/namespace}space") == "preserve":
+        if el.get(_XML_SPACE_ATTR) == "preserve":
             content = raw.replace("\n", " ").replace("\r", " ").replace("\t", " ")
         else:
             content = _TEXT_SPACE.sub(" ", _XML_SPACE.sub("", raw).replace("\t", " ")).strip(" ")
-        fill = style["fill"]
+        fill = self.text_fill(el, style)
         if not content or fill is None or not style["visible"]:
             return
-        font = style["font_family"]
-        if font is None:
-            raise UnsupportedSvg(f"{_describe(el)}: <text> needs a font-family registered with ReportLab")
+        font = self.font(el, style)
         alpha = fill[3] * style["fill_opacity"] * opacity
         if alpha <= 0:
             return
         run = self.shaped_run(el, content, font, style)
         x, y = self.number(el, "x"), self.number(el, "y")
         self.save()
-        if transform:
-            self.code.append(_g("%.7g %.7g %.7g %.7g %.7g %.7g cm" % transform))
-        self.code.append(_g("1 0 0 -1 %.7g %.7g cm" % (x, y)))
+        self.concat((1.0, 0.0, 0.0, -1.0, x, y))
         self.state("rg", _rgb(fill, "rg"))
         self.alpha("ca", _op_fill_alpha, round(alpha, 6))
         if run is None:
@@ -975,6 +1802,109 @@ class _Compiler:
         else:
             self.api(_op_glyphs, *run)
         self.restore()
+
+    def text_fill(self, el: ET.Element, style: dict[str, Any]) -> tuple[float, float, float, float] | None:
+        fill = style["fill"]
+        if isinstance(fill, _PaintUrl):
+            fill = self.solid(el, "fill", fill, allow_gradient=False)
+        return fill
+
+    def font(self, el: ET.Element, style: dict[str, Any]) -> str:
+        family = style["font_family"]
+        if family is None:
+            raise UnsupportedSvg(f"{_describe(el)}: <text> needs a font-family registered with ReportLab")
+        font = _styled_font(family, style["bold"], style["italic"])
+        if font is None:
+            shown = " ".join(w for w, on in (("bold", style["bold"]), ("italic", style["italic"])) if on)
+            raise UnsupportedSvg(f"{_describe(el)}: no {shown} font of family {family!r} is registered; "
+                                 "name the font itself in font-family")
+        return font
+
+    def rich_text(self, el: ET.Element, style: dict[str, Any], opacity: float) -> None:
+        """A <text> with <tspan>s: each piece of text in its own font, size and fill, one after
+        the other along the baseline; x/y on a tspan start a new chunk there (text-anchor places
+        each chunk), dx/dy shift. White space is collapsed across the pieces, as SVG does."""
+        if el.attrib.get("unicode-bidi", "normal").strip() != "normal" or \
+                el.attrib.get("direction", "ltr").strip() != "ltr":
+            raise UnsupportedSvg(f"{_describe(el)}: a shaped run (direction, unicode-bidi) takes no <tspan>: "
+                                 "emit one <text> per run")
+        pieces: list[_Piece] = []
+        self.pieces(el, style, opacity, pieces, el.get(_XML_SPACE_ATTR) == "preserve", 0)
+        _collapse(pieces)
+        chunks: list[list[_Piece]] = []
+        x, y = self.number(el, "x"), self.number(el, "y")
+        for piece in pieces:
+            if piece.x is not None or piece.y is not None or not chunks:
+                chunks.append([])
+            x = x if piece.x is None else piece.x
+            y = y if piece.y is None else piece.y
+            x, y = x + piece.dx, y + piece.dy
+            piece.at = (x, y)
+            x += piece.width()
+            chunks[-1].append(piece)
+        self.save()
+        self.concat((1.0, 0.0, 0.0, -1.0, 0.0, 0.0))
+        for chunk in chunks:
+            drawn = [p for p in chunk if p.text]
+            if not drawn:
+                continue
+            width = drawn[-1].at[0] + drawn[-1].width() - drawn[0].at[0]
+            shift = {"start": 0.0, "middle": -width / 2, "end": -width}[chunk[0].anchor]
+            for piece in drawn:
+                if piece.fill is None or not piece.visible or piece.alpha <= 0:
+                    continue
+                if any(ord(c) >= 0x590 and _bidi_class(c) in ("R", "AL", "AN") for c in piece.text):
+                    raise UnsupportedSvg(f"{_describe(piece.el)}: right-to-left text needs shaping and bidi "
+                                         "ordering: lay it out with textbox()")
+                self.state("rg", _rgb(piece.fill, "rg"))
+                self.alpha("ca", _op_fill_alpha, round(piece.alpha, 6))
+                self.api(_op_text_at, piece.font, piece.size, piece.at[0] + shift, -piece.at[1], piece.text)
+        self.restore()
+
+    def pieces(self, el: ET.Element, style: dict[str, Any], opacity: float, out: list[_Piece], preserve: bool,
+               depth: int, first: _Piece | None = None) -> None:
+        """The text pieces of a <text> or <tspan> (its text, its tspans', their tails) into `out`;
+        `first` is where the element's own position attributes go."""
+        if depth > 8:
+            raise UnsupportedSvg(f"{_describe(el)}: <tspan> nested more than 8 deep")
+        fill = self.text_fill(el, style)
+        alpha = 0.0 if fill is None else fill[3] * style["fill_opacity"] * opacity
+        visible = style["visible"]
+
+        def piece(text: str, at: _Piece | None = None) -> _Piece:
+            made = at or _Piece(el)
+            made.raw, made.preserve = text, preserve
+            made.font, made.size, made.fill, made.alpha = self.font(el, style), style["font_size"], fill, alpha
+            made.anchor, made.visible = style["text_anchor"], visible
+            out.append(made)
+            return made
+
+        piece(el.text or "", first)
+        for child in el:
+            if not isinstance(child.tag, str) or _local(child.tag) in _IGNORED_ELEMENTS or not _local(child.tag):
+                pass
+            elif _local(child.tag) != "tspan":
+                raise UnsupportedSvg(f"{_describe(child)}: <{_local(child.tag)}> inside <text> is not supported "
+                                     "(only <tspan>)")
+            else:
+                own: dict[str, Any] = {}
+                child_style = self.styled(child, "tspan", style, _GEOMETRY["tspan"], own)
+                if "transform" in child.attrib:
+                    raise UnsupportedSvg(f"{_describe(child)}: attribute 'transform' on <tspan> is not supported")
+                if own.get("opacity", 1.0) != 1.0 or own.get("clip-path") is not None:
+                    raise UnsupportedSvg(f"{_describe(child)}: opacity and clip-path on <tspan> are not supported")
+                if own.get("display") != "none":
+                    start = _Piece(child)
+                    for attr in ("x", "y", "dx", "dy"):
+                        value = child.attrib.get(attr)
+                        if value is not None:
+                            if len(_NUMBER_RE.findall(value)) != 1:
+                                raise UnsupportedSvg(f"{_describe(child)}: attribute {attr!r} must be a single "
+                                                     "number (one position per character is not supported)")
+                            setattr(start, attr, self.number(child, attr))
+                    self.pieces(child, child_style, opacity, out, preserve or
+                                child.get(_XML_SPACE_ATTR) == "preserve", depth + 1, start)
+            piece(child.tail or "")
 
     def shaped_run(self, el: ET.Element, content: str, font: str, style: dict[str, Any]) -> tuple | None:
         """The _op_glyphs arguments of a <text direction=.. unicode-bidi="bidi-override">, or None
@@ -1019,12 +1949,11 @@ def _root_length(el: ET.Element, name: str) -> float:
     return float(m.group(1)) * _ROOT_UNITS[m.group(2)]
 
 
-def compile_svg(svg_text: str) -> CompiledFace:
-    """Parse an SVG face once into drawing operations (raises UnsupportedSvg for what it cannot draw)."""
-    try:
-        root = ET.fromstring(svg_text)
-    except ET.ParseError as error:
-        raise UnsupportedSvg(f"the SVG is not well-formed XML: {error}") from None
+def compile_svg(svg_text: str, *, art: Callable[[str], Any] | None = None) -> CompiledFace:
+    """Parse an SVG face once into drawing operations (raises UnsupportedSvg for what it cannot
+    draw). `art` turns an <image>'s href into the art file to draw (pnp.render.art.ArtLibrary,
+    which raises ArtError for one it refuses); without it <image> is refused."""
+    root = _parse_xml(svg_text)
     if _local(root.tag) != "svg":
         raise UnsupportedSvg(f"the root element is <{_local(root.tag)}>, not <svg>")
     width, height = _root_length(root, "width"), _root_length(root, "height")
@@ -1033,7 +1962,7 @@ def compile_svg(svg_text: str) -> CompiledFace:
     for cache in (_VALUES, _TRANSFORMS, _colour_cache, _rgb_cache):
         if len(cache) > 50_000:                       # bounded in long-running processes
             cache.clear()
-    compiler = _Compiler()
+    compiler = _Compiler(art)
     own: dict[str, Any] = {}
     style = compiler.styled(root, "svg", dict(_INITIAL), _GEOMETRY["svg"], own)
     if own.get("opacity", 1.0) != 1.0:
@@ -1042,28 +1971,21 @@ def compile_svg(svg_text: str) -> CompiledFace:
         raise UnsupportedSvg(f"{_describe(root)}: attribute 'transform' on the root <svg> is not supported")
     if own.get("display") == "none":
         return CompiledFace(width, height, ())
+    compiler.ids = compiler.index(root)
     view_box = root.attrib.get("viewBox")
     if view_box is None:
-        vx, vy, vw, vh = 0.0, 0.0, width / 0.75, height / 0.75
+        box = (0.0, 0.0, width / 0.75, height / 0.75)
     else:
         values = compiler.parsed(root, "viewBox", _numbers, view_box)
         if len(values) != 4 or values[2] <= 0 or values[3] <= 0:
             raise UnsupportedSvg(f"{_describe(root)}: attribute 'viewBox' must be four numbers with positive size")
-        vx, vy, vw, vh = values
-    sx, sy = width / vw, height / vh
-    tx = ty = 0.0
-    aspect = " ".join(root.attrib.get("preserveAspectRatio", "xMidYMid meet").split())
-    if aspect in ("xMidYMid", "xMidYMid meet"):
-        s = min(sx, sy)
-        tx, ty = (width - vw * s) / 2, (height - vh * s) / 2
-        sx = sy = s
-    elif aspect != "none":
-        raise UnsupportedSvg(f"{_describe(root)}: preserveAspectRatio={aspect!r} is not supported "
-                             "(only the default 'xMidYMid meet' and 'none')")
+        box = (values[0], values[1], values[2], values[3])
+    compiler.viewport = box
+    aspect = compiler.parsed(root, "preserveAspectRatio", _aspect, root.attrib.get("preserveAspectRatio", "xMidYMid meet"))
     # Clip to the viewport, then map user units (y down) to points (y up).
     compiler.code.append(_g("0 0 %.7g %.7g re W n" % (width, height)))
-    compiler.code.append(_g("%.7g 0 0 %.7g %.7g %.7g cm" % (sx, -sy, tx - sx * vx, height - ty + sy * vy)))
+    compiler.concat(_multiply((1.0, 0.0, 0.0, -1.0, 0.0, height), _fit(box, (0.0, 0.0, width, height), aspect)))
     for child in root:
         compiler.element(child, style)
     compiler.flush()
-    return CompiledFace(width, height, tuple(compiler.ops))
+    return CompiledFace(width, height, tuple(compiler.ops), tuple(compiler.images))

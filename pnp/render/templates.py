@@ -8,9 +8,11 @@ from __future__ import annotations
 import colorsys
 import functools
 import hashlib
+import inspect
 import os
 import posixpath
 import random
+import re
 import traceback
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -112,6 +114,12 @@ class ConfinedLoader(jinja2.FileSystemLoader):
                                   f"may have ({MAX_TEMPLATE_BYTES:,})")
 
 
+class TemplateMistake(jinja2.TemplateRuntimeError):
+    """A template did something with a value that the value does not allow (added a number to a
+    text, called a text, gave textbox() an argument it has no name for); the message says so in
+    the designer's terms, with the values concerned."""
+
+
 class TemplateRecursion(jinja2.TemplateRuntimeError):
     """A template went deeper than Python's stack allows (a cycle, a macro calling itself without
     end): a template error like any other, so every caller of the environment (cards, a pack's
@@ -122,14 +130,31 @@ class Sandbox(SandboxedEnvironment):
     """The cards' sandbox, where a RecursionError becomes a TemplateRecursion and `*` and `**`
     cannot build a value that fills the memory ("x" * 10**10, 9 ** 10**9)."""
 
-    intercepted_binops = frozenset({"*", "**"})
+    # every arithmetic operator, so that `card.value + card.title` is reported with the values it met
+    intercepted_binops = frozenset({"*", "**", "+", "-", "/", "//", "%"})
 
     def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
         if operator == "*" and _repeated_length(left, right) > MAX_TEMPLATE_VALUE:
             raise jinja2.sandbox.SecurityError(f"a value of more than {MAX_TEMPLATE_VALUE:,} items or characters")
         if operator == "**" and _int(left) and _int(right) and abs(left) > 1 and right > MAX_TEMPLATE_EXPONENT:
             raise jinja2.sandbox.SecurityError(f"a power above {MAX_TEMPLATE_EXPONENT}")
-        return super().call_binop(context, operator, left, right)
+        try:
+            return super().call_binop(context, operator, left, right)
+        except TypeError:
+            raise TemplateMistake(f"cannot compute {describe(left)} {operator} {describe(right)}") from None
+        except ZeroDivisionError:
+            raise TemplateMistake(f"{describe(left)} {operator} {describe(right)} divides by zero") from None
+
+    def call(__self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        """Calls from a template: a value that is not a function, or arguments the function or
+        macro does not take, are the template's mistake, said before the call (a TypeError from
+        inside the function would be a different thing)."""
+        if not callable(__obj):
+            raise TemplateMistake(f"{describe(__obj)} is not a function or macro, it cannot be called")
+        mistake = _argument_mistake(__obj, args, {k: v for k, v in kwargs.items() if not k.startswith("_")})
+        if mistake:
+            raise TemplateMistake(mistake)
+        return super().call(__context, __obj, *args, **kwargs)
 
     def handle_exception(self, source: str | None = None):
         try:
@@ -199,6 +224,8 @@ class DesignerUndefined(jinja2.StrictUndefined):
             return f"{obj.what} has no field {name!r} (its fields: {listed}{did_you_mean(str(name), fields)})"
         if self._undefined_hint is None and obj is missing:
             return f"there is no variable {name!r}"
+        if self._undefined_hint is None:
+            return _no_such_member(obj, name)
         return super()._undefined_message
 
 
@@ -289,8 +316,9 @@ class Renderer:
                                 f"not found in {', '.join(map(str, self.template_dirs))}", str(error.name)) from None
         except jinja2.TemplateSyntaxError as error:
             name = error.name or template_name
-            raise TemplateProblem(TEMPLATE_SYNTAX, f"template {name}:{error.lineno}: {error.message}", name,
-                                  error.lineno or 0, error.filename or "", str(error.message)) from None
+            reason = self._unknown_filter(error) or str(error.message)
+            raise TemplateProblem(TEMPLATE_SYNTAX, f"template {name}:{error.lineno}: {reason}", name,
+                                  error.lineno or 0, error.filename or "", reason) from None
         except jinja2.UndefinedError as error:
             raise self._problem(TEMPLATE_UNDEFINED, error, template_name, self._undefined(error, values)) from None
         except (jinja2.sandbox.SecurityError, OverflowError) as error:   # OverflowError: the sandbox's range
@@ -304,10 +332,27 @@ class Renderer:
         except RecursionError as error:      # raised while Jinja parses or compiles it, not while it runs
             raise self._problem(TEMPLATE_RECURSION, error, template_name, "it nests tags or brackets too deep "
                                 "to be read (thousands inside each other)") from None
+        except TemplateMistake as error:
+            raise self._problem(TEMPLATE_ERROR, error, template_name, str(error.message)) from None
         except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError, IndexError,
                 jinja2.TemplateError) as error:
-            raise self._problem(TEMPLATE_ERROR, error, template_name, f"{type(error).__name__}: {error}") from None
+            raise self._problem(TEMPLATE_ERROR, error, template_name, _plain_words(error)) from None
         return svg, report
+
+    def _unknown_filter(self, error: jinja2.TemplateSyntaxError) -> str:
+        """For a template that parses but names a filter or test Jinja does not have (found at
+        compile time, as a TemplateAssertionError): which one, and the one probably meant."""
+        if not isinstance(error, jinja2.TemplateAssertionError) or error.source is None:
+            return ""
+        try:
+            tree = self.env.parse(error.source)
+        except (jinja2.TemplateError, RecursionError):
+            return ""
+        for node_type, what, known in ((nodes.Filter, "filter", self.env.filters), (nodes.Test, "test", self.env.tests)):
+            for node in tree.find_all(node_type):
+                if node.lineno == error.lineno and node.name not in known:
+                    return f"there is no {what} {node.name!r}{did_you_mean(node.name, list(known))}"
+        return ""
 
     def _undefined(self, error: jinja2.UndefinedError, values: dict[str, Any]) -> str:
         """The message of an undefined name, with the variable it was probably meant to be."""
@@ -343,6 +388,49 @@ class Renderer:
                 if path.is_relative_to(root):
                     return path.relative_to(root).as_posix(), frame.lineno or 0, str(path)
         return template_name, 0, ""
+
+    # ---- SVG the compiler refused: where in the templates that element is written
+    def svg_problem(self, template_name: str, error: Exception) -> TemplateProblem:
+        """A TEMPLATE_SVG problem for an element pnp.render.svgcanvas refused (`error.element`,
+        when the compiler gives it): at the template line that writes that element, searched in
+        the template and those it extends, includes or imports (the rendered SVG's lines are not
+        the template's). Without an element, at the template's file."""
+        reason = str(error)
+        element = getattr(error, "element", None)
+        found = self._element_line(template_name, element) if element is not None else None
+        name, line = found or (template_name, 0)
+        where = f"{name}:{line}" if line else name
+        return TemplateProblem(TEMPLATE_SVG, f"template {where}: {reason}", name, line, self.file_of(name), reason)
+
+    def _element_line(self, template_name: str, element: Any) -> tuple[str, int] | None:
+        """The template and line that most likely write `element`: a tag of its name with the
+        most of its attributes (written out literally counts double); the card's own template
+        first on a tie, then the templates it uses."""
+        tag = str(element.tag).rsplit("}", 1)[-1]
+        best: tuple[int, str, int] | None = None
+        for name in self._templates_used(template_name):
+            try:
+                source = self.env.loader.get_source(self.env, name)[0]  # type: ignore[union-attr]
+            except (jinja2.TemplateError, OSError, UnicodeDecodeError):
+                continue
+            for match in re.finditer(rf"<{re.escape(tag)}\b[^>]*>?", source):
+                written = match.group(0)
+                score = 1 + sum(1 + (f'{key}="{value}"' in written) for key, value in element.attrib.items()
+                                if f"{key}=" in written)
+                if best is None or score > best[0]:
+                    best = (score, name, source.count("\n", 0, match.start()) + 1)
+        return (best[1], best[2]) if best else None
+
+    def _templates_used(self, template_name: str) -> list[str]:
+        """`template_name` and every template it names, directly or through others, in order."""
+        seen: dict[str, None] = {template_name: None}
+        todo = [template_name]
+        while todo:
+            for target, _how, _line in self._refs(todo.pop(0)):
+                if target not in seen:
+                    seen[target] = None
+                    todo.append(target)
+        return list(seen)
 
     # ---- cycles: why a template recursed without end, from the templates' own text
     def cycle(self, template_name: str) -> TemplateProblem | None:
@@ -416,6 +504,107 @@ class Renderer:
             return self.env.loader.get_source(self.env, name)[1] or ""  # type: ignore[union-attr]
         except (jinja2.TemplateError, OSError, UnicodeDecodeError):
             return ""
+
+
+# ---- the designer's terms: values and calls described without Python's names for them
+_KINDS = ((bool, "yes/no value"), (int, "number"), (float, "number"), (str, "text"), (list, "list"),
+          (tuple, "list"), (Mapping, "mapping"))
+
+
+def describe(value: Any) -> str:
+    """A value as a designer would name it: `text 'Knight'`, `number 3`, `card`, `nothing`."""
+    if isinstance(value, jinja2.Undefined) or value is None:
+        return "nothing"
+    if isinstance(value, Record):
+        return value.what
+    if isinstance(value, jinja2.runtime.Macro):
+        return f"macro {value.name}()"
+    if isinstance(value, jinja2.environment.TemplateModule):
+        return f"imported template {getattr(value, '__name__', '')!r}"
+    if isinstance(value, jinja2.runtime.LoopContext):
+        return "loop"
+    for kind, word in _KINDS:
+        if isinstance(value, kind):     # a number is shown; a text is not: it differs by language
+            return f"{word} {value!r}" if kind in (int, float) else f"a {word}"
+    return "a value"
+
+
+def _no_such_member(obj: Any, name: Any) -> str:
+    """The message for `obj.name` or `obj[name]` that does not exist, with what does."""
+    if isinstance(obj, jinja2.environment.TemplateModule):
+        macros = [key for key in vars(obj) if not key.startswith("_")]
+        return (f"{describe(obj)} has no macro {name!r} (its macros: {', '.join(macros) or 'none'}"
+                f"{did_you_mean(str(name), macros)})")
+    if isinstance(obj, jinja2.runtime.LoopContext):
+        members = [key for key in dir(jinja2.runtime.LoopContext) if not key.startswith("_")]
+        return f"loop has no {name!r} (it has: {', '.join(members)}{did_you_mean(str(name), members)})"
+    if isinstance(obj, (list, tuple)) and isinstance(name, int):
+        return f"the list of {len(obj)} has no item {name} (items count from 0)"
+    if isinstance(obj, Mapping):
+        keys = [str(key) for key in obj]
+        return f"{describe(obj)} has no key {name!r} (its keys: {', '.join(keys) or 'none'}{did_you_mean(str(name), keys)})"
+    return f"{describe(obj)} has no field {name!r}"
+
+
+def _argument_mistake(function: Any, args: tuple, kwargs: dict[str, Any]) -> str:
+    """What is wrong with calling `function` (a helper such as textbox(), or a macro) with these
+    arguments, in the designer's terms; "" when nothing is (or it cannot be known before)."""
+    if isinstance(function, jinja2.runtime.Macro):
+        return _macro_argument_mistake(function, args, kwargs)
+    if not (inspect.isfunction(function) or inspect.ismethod(function)) or getattr(function, "jinja_pass_arg", None):
+        return ""
+    signature = inspect.signature(function)
+    try:
+        signature.bind(*args, **kwargs)
+        return ""
+    except TypeError:
+        pass
+    params = signature.parameters
+    names = [n for n, p in params.items() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    takes_any = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    called = f"{function.__name__}()"
+    unknown = [key for key in kwargs if key not in names and not takes_any]
+    if unknown:
+        return f"{called} has no argument {unknown[0]!r} (its arguments: {', '.join(names)}{did_you_mean(unknown[0], names)})"
+    positional = [n for n, p in params.items() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(args) > len(positional) and not any(p.kind == p.VAR_POSITIONAL for p in params.values()):
+        return f"{called} takes at most {len(positional)} values in order ({', '.join(positional)}), got {len(args)}"
+    given = set(positional[:len(args)]) | set(kwargs)
+    needed = [n for n, p in params.items() if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD,
+              p.KEYWORD_ONLY, p.POSITIONAL_ONLY) and n not in given]
+    twice = sorted(set(positional[:len(args)]) & set(kwargs))
+    if twice:
+        return f"{called} got {twice[0]!r} twice (in order and by name)"
+    return f"{called} needs {', '.join(map(repr, needed)) or 'other arguments'} (its arguments: {', '.join(names)})"
+
+
+def _macro_argument_mistake(macro: jinja2.runtime.Macro, args: tuple, kwargs: dict[str, Any]) -> str:
+    names = list(macro.arguments)
+    called = f"macro {macro.name}()"
+    unknown = [key for key in kwargs if key not in names and not (key == "caller" and macro.caller)]
+    if unknown and not macro.catch_kwargs:
+        return f"{called} has no argument {unknown[0]!r} (its arguments: {', '.join(names) or 'none'}" \
+               f"{did_you_mean(unknown[0], names)})"
+    if len(args) > len(names) and not macro.catch_varargs:
+        return f"{called} takes {len(names)} value{'s' * (len(names) != 1)} ({', '.join(names) or 'none'}), got {len(args)}"
+    return ""
+
+
+_PYTHON_TYPES = {"str": "a text", "int": "a number", "float": "a number", "bool": "a yes/no value",
+                 "NoneType": "nothing", "list": "a list", "tuple": "a list", "dict": "a mapping",
+                 "Record": "a record", "Undefined": "nothing", "DesignerUndefined": "nothing"}
+
+
+def _plain_words(error: Exception) -> str:
+    """The text of an error raised inside Python code a template called (a filter, a loop over
+    a number), with Python's type names put in plain words: "a number is not iterable"."""
+    names = "|".join(_PYTHON_TYPES)
+
+    def plain(match: re.Match) -> str:
+        return f"{match.group(1) or ''}{_PYTHON_TYPES[match.group(2)]}"
+    text = re.sub(rf"()'?\b({names})'? object\b'?", plain, str(error))
+    text = re.sub(rf"(\bnot )?(?:\btype )?'?\b({names})\b'?", plain, text)
+    return re.sub(r"\b[\w.]+\.<locals>\.", "", text) or "it cannot be rendered"
 
 
 def _int(value: Any) -> bool:

@@ -11,6 +11,13 @@ Its content is the run in logical order, in one font and one direction; `directi
 `unicode-bidi="bidi-override"` say, in standard SVG, that it is drawn in that direction without
 further reordering, starting at x (for rtl, x is the run's right edge). pnp.render.svgcanvas
 shapes such a run with HarfBuzz and draws the glyphs as real PDF text.
+
+Rich text (pnp.text.markup: `**bold**`, `*italic*`, `:icon:`; docs/text.md) is laid out by
+`pnp.text.layout.rich_layout`: every line is runs as above, each in the font of its style, and
+an icon is a `<g transform="matrix(...)">` of the icon's shapes in the text's colour, one em
+tall, centred on the middle of the capitals (it sits on the baseline like a capital letter and
+reaches a little above and below it). Text without markup is laid out and written exactly as
+before. The pack's fonts and icons are `pnp.text.packfonts.active()` unless given.
 """
 from __future__ import annotations
 
@@ -19,9 +26,11 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from pnp.text import fonts
-from pnp.text.fitreport import FitIssue, FitReport
-from pnp.text.layout import DIRECTIONS, TextLayout, layout, missing_characters
+from pnp.text import fonts, markup, packfonts
+from pnp.text.fitreport import TEXT_ICON, FitIssue, FitReport
+from pnp.text.icons import Icon, IconError
+from pnp.text.layout import DIRECTIONS, TextLayout, layout, missing_characters, rich_layout
+from pnp.text.packfonts import TextAssets
 from pnp.units import pt_to_mm
 
 TEXT_CONTROL = "text.control-char"     # a character XML cannot hold (BEL...): it cannot be printed
@@ -39,15 +48,18 @@ _SIDE = {
 
 
 def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, font: str = "regular",
-                  align: str = "middle", valign: str = "middle", fill: str = "#000000", opacity=1) -> str:
-    """The SVG <text> elements of a layout placed in the box (x, y, w, h), in millimetres."""
+                  align: str = "middle", valign: str = "middle", fill: str = "#000000", opacity=1,
+                  icons: dict[str, Icon] | None = None) -> str:
+    """The SVG <text> elements of a layout placed in the box (x, y, w, h), in millimetres; `font`
+    is a style key (pnp.text.fonts), `icons` the icons a rich layout's icon runs name."""
     anchor = ANCHORS.get(align)
     if anchor is None:
         raise ValueError(f"unknown align {align!r}")
     top = {"top": y, "middle": y + (h - result.height_mm) / 2, "bottom": y + h - result.height_mm}[valign]
     x_anchor = {"start": x, "middle": x + w / 2, "end": x + w}[anchor]
-    family = fonts.STYLES[font].name
+    family = fonts.register(font)
     size_mm = pt_to_mm(result.size_pt)
+    cap_mm = size_mm * fonts.cap_height(font)
     paint = f'fill="{escape(fill)}"' + (f' fill-opacity="{float(opacity):g}"' if float(opacity) != 1 else "")
     parts = []
     for index, line in enumerate(result.lines):
@@ -64,6 +76,10 @@ def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, fo
         side = _SIDE[shaped.rtl][align]
         left = {"left": x, "middle": x + (w - width) / 2, "right": x + w - width}[side]
         for run in shaped.runs:
+            if run.icon and icons:
+                top = baseline - cap_mm / 2 - size_mm / 2       # one em tall, centred on the capitals
+                parts.append(icons[run.icon].markup(left + run.x_mm, top, size_mm, fill, float(opacity)))
+                continue
             if run.blank:
                 continue
             run_x = left + run.x_mm + (run.width_mm if run.rtl else 0.0)
@@ -103,22 +119,59 @@ def printable(report: FitReport, text: str, box_mm: tuple[float, float], min_siz
     return XML_ILLEGAL.sub("", text)
 
 
-def make_textbox(report: FitReport):
-    """The `textbox` helper of one face: what does not fit or cannot be drawn goes to `report`."""
+def make_textbox(report: FitReport, assets: TextAssets | None = None):
+    """The `textbox` helper of one face: what does not fit or cannot be drawn goes to `report`.
+    `assets`: the pack's fonts and icons (default: pnp.text.packfonts.active() when called)."""
     def textbox(text, x, y, w, h, font="regular", size=9, min_size=6, align="middle", valign="middle",
                 fill="#000000", line_height=1.2, max_lines=None, opacity=1, direction="auto"):
         text = "" if text is None else str(text)
-        if font not in fonts.STYLES:
-            raise ValueError(f"unknown font style {font!r} (known: {', '.join(fonts.STYLES)})")
+        pack = assets if assets is not None else packfonts.active()
+        style = pack.style(font)                       # ValueError names the known styles
         if align not in ANCHORS:
             raise ValueError(f"unknown align {align!r}")
         if direction not in DIRECTIONS:
             raise ValueError(f"unknown direction {direction!r} (use {', '.join(DIRECTIONS)})")
-        text = printable(report, text, (float(w), float(h)), float(min_size), font)
-        result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
-                        direction)
-        report.measure(text, (float(w), float(h)), float(min_size), font, result.overflow,
-                       missing_characters(text, font))
-        return Markup(text_elements(result, x, y, w, h, font, align, valign, fill, opacity))
+        box = (float(w), float(h))
+        text = printable(report, text, box, float(min_size), font)
+        rich, problems = markup.parse(text, pack.has_icon)
+        for problem in problems:
+            report.issues.append(FitIssue(problem.code, text, box, float(min_size), font, reason=problem.reason))
+        if rich.plain:
+            result = layout(rich.text, style, box[0], box[1], float(size), float(min_size), float(line_height),
+                            max_lines, direction)
+            missing = missing_characters(rich.text, style)
+            icons: dict[str, Icon] = {}
+        else:
+            result, missing, icons = _rich(report, rich, pack, font, style, box, float(size), float(min_size),
+                                           float(line_height), max_lines, direction, text)
+        report.measure(text, box, float(min_size), font, result.overflow, missing, size_pt=result.size_pt)
+        return Markup(text_elements(result, x, y, w, h, style, align, valign, fill, opacity, icons))
 
     return textbox
+
+
+def _rich(report: FitReport, rich: markup.Rich, pack: TextAssets, font: str, style: str, box: tuple[float, float],
+          size: float, min_size: float, line_height: float, max_lines, direction: str, text: str):
+    """Lay out rich text: each character in the style of its marks, each icon at its width."""
+    marks = rich.marks or (0,) * len(rich.text)
+    by_bits = {bits: pack.style(markup.variant(font, bits, pack.known)) for bits in set(marks)}
+    styles = tuple(by_bits[bits] for bits in marks)
+    icons: dict[str, Icon] = {}
+    for name in dict.fromkeys(rich.icons):
+        try:
+            icons[name] = pack.icon(name)
+        except (IconError, OSError) as error:
+            report.issues.append(FitIssue(TEXT_ICON, text, box, min_size, font, reason=f"icon {name!r}: {error}"))
+    if len(icons) < len(set(rich.icons)):          # an icon that cannot be drawn prints nothing
+        keep = [i for i, c in enumerate(rich.text) if c != markup.ICON_CHAR
+                or rich.icons[rich.text.count(markup.ICON_CHAR, 0, i)] in icons]
+        names = tuple(n for n in rich.icons if n in icons)
+        rich = markup.Rich("".join(rich.text[i] for i in keep), tuple(marks[i] for i in keep), names)
+        styles = tuple(styles[i] for i in keep)
+    widths = tuple((name, icons[name].aspect) for name in rich.icons)
+    result = rich_layout(rich.text, styles, widths, style, box[0], box[1], size, min_size, line_height,
+                         max_lines, direction)
+    missing = sorted({ch for s in set(styles)
+                      for ch in missing_characters("".join(c for c, t in zip(rich.text, styles)
+                                                           if t == s and c != markup.ICON_CHAR), s)})
+    return result, missing, icons

@@ -9,8 +9,14 @@ write_cards_pdf's back_offset.)
 
 The instructions are in `lang` (the shared string pack, pnp/i18n/sheet): with a text-layer `font`
 (PnpSans-Regular; `pnp calibrate` uses it) Cyrillic and Arabic are drawn by the text layer, Arabic
-shaped and right-aligned. Targets, scales, digits and the test bar never mirror (the bar and its
-label move to the bottom right in a right-to-left language).
+shaped and right-aligned. Targets, scales, digits and the 50 mm test square never mirror.
+
+The square (TEST_BAR_MM a side, at the bottom centre of both pages, clear of every target and
+scale) measures the printer's scale along x and y: printers scale the two axes differently.
+Backs are read as printed (the back page upright, however the sheet was flipped): the offsets it
+gives are in the back page's own coordinates, which is what write_cards_pdf's back_offset means
+for every flip, short-edge included (turning each back face 180 degrees for a short-edge flip
+happens about the card's own centre and leaves the offset alone).
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp import print_constants as pc
 from pnp.i18n import sheet as sheet_text
 from pnp.sheets.impose import mirror_axis, mirror_rect
-from pnp.sheets.info import draw_test_bar, draw_text
-from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, new_canvas, safe_clip
+from pnp.sheets.info import draw_text
+from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, new_canvas, safe_clip, sheet_font
 from pnp.sheets.sprues import paper_size_pt
 from pnp.units import mm
 
@@ -35,6 +41,7 @@ _CROSS_MM = 12.0      # long arms: they still cross the shifted scales with a fe
 _SCALE_SHIFT_MM = 6.0
 _RING_MM = 2.5
 _TEXT_PT = 7.0
+_SQUARE_BOTTOM_MM = 12.0
 
 
 @dataclass(frozen=True)
@@ -86,7 +93,30 @@ def _scale(canvas: Canvas, x: float, y: float, name: str, font: str) -> None:
     canvas.drawString(x - mm(span + 3), y + mm(span - 2), name)
 
 
-def write_calibration_pdf(path, paper: str = "a4", flip: str = "long", *, font: str = pc.SHEET_FONT,
+def measuring_square(paper: str = "a4") -> tuple[float, float, float, float]:
+    """The test square's outline (x0, y0, x1, y1) in points: bottom centre, SQUARE_BOTTOM_MM up."""
+    w, _ = paper_size_pt(paper)
+    side = mm(pc.TEST_BAR_MM)
+    return (w / 2 - side / 2, mm(_SQUARE_BOTTOM_MM), w / 2 + side / 2, mm(_SQUARE_BOTTOM_MM) + side)
+
+
+def _draw_test_square(canvas: Canvas, paper: str, label: str, font: str, direction: str) -> None:
+    """A TEST_BAR_MM square, its bottom and left sides labelled: measure both with a ruler."""
+    x0, y0, x1, y1 = measuring_square(paper)
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(pc.TEST_BAR_WIDTH_PT)
+    canvas.setLineJoin(0)   # mitred corners: the outline is exactly TEST_BAR_MM a side (on its centre line)
+    canvas.rect(x0, y0, x1 - x0, y1 - y0, stroke=1, fill=0)
+    canvas.setFillGray(pc.SHEET_TEXT_GRAY)
+    draw_text(canvas, (x0 + x1) / 2, y0 + mm(2), label, font, _TEXT_PT, direction, "middle")
+    canvas.translate(x0 + mm(2) + _TEXT_PT * 0.8, (y0 + y1) / 2)
+    canvas.rotate(90)       # reads bottom to top along the left side
+    draw_text(canvas, 0, 0, label, font, _TEXT_PT, direction, "middle")
+    canvas.restoreState()
+
+
+def write_calibration_pdf(path, paper: str = "a4", flip: str = "long", *, font: str | None = None,
                           lang: str = "en", texts: dict | None = None) -> list[CalibrationTarget]:
     if flip not in DUPLEX_PREF:
         raise ValueError(f"unknown flip {flip!r}: use 'long' or 'short'")
@@ -96,8 +126,10 @@ def write_calibration_pdf(path, paper: str = "a4", flip: str = "long", *, font: 
     rtl = direction == "rtl"
     w, h = paper_size_pt(paper)
     found = targets(paper, flip)
+    font = sheet_font(font)
     with atomic_path(path) as tmp:
-        canvas = new_canvas(tmp, title=t["title"], subject="", author="", lang=lang, duplex=DUPLEX_PREF[flip])
+        canvas = new_canvas(tmp, title=t["title"], subject="", author="", lang=lang, duplex=DUPLEX_PREF[flip],
+                            font=font)
         for side in ("front", "back"):
             canvas.setPageSize((w, h))
             canvas.saveState()
@@ -116,11 +148,7 @@ def write_calibration_pdf(path, paper: str = "a4", flip: str = "long", *, font: 
                 draw_text(canvas, w - mm(12) if rtl else mm(12), y, text, font, _TEXT_PT, direction,
                           "end" if rtl else "start")
                 y -= _TEXT_PT * 1.4
-            # the test bar and its label: bottom left, or bottom right with the label before it (rtl)
-            bar_x = w - mm(12) - mm(pc.TEST_BAR_MM) if rtl else mm(12)
-            draw_test_bar(canvas, bar_x, mm(12))
-            draw_text(canvas, bar_x - mm(1.5) if rtl else bar_x + mm(pc.TEST_BAR_MM) + mm(1.5),
-                      mm(12) - _TEXT_PT / 3, t["test_bar"], font, _TEXT_PT, direction, "end" if rtl else "start")
+            _draw_test_square(canvas, paper, t["test_bar"], font, direction)
             canvas.restoreState()
             canvas.showPage()
         canvas.save()

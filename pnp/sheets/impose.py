@@ -1,7 +1,9 @@
 """Imposition: where each card, crop mark, fold line and text box goes on a sheet (pure geometry).
 
 Coordinates are PDF points with (0, 0) at the bottom-left of the page. A Rect is (x0, y0, x1, y1).
-Slots are numbered row by row from the top-left, as a reader fills a page.
+Slots are numbered row by row from the top-left, as a reader fills a page. A slot's trim is the
+card's footprint on the page (a sideways card, `rotate: 90`, is h wide and w tall) and its face is
+drawn turned by the slot's rotation about the trim's centre.
 
 The grid is centred on the page so that the mirrored back grid lands under the front grid after
 the flip; any off-centre shift would double on the back.
@@ -12,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pnp import print_constants as pc
-from pnp.sheets.sprues import Sprue
+from pnp.sheets.sprues import Sprue, check_fits, mark_room_pt
 from pnp.units import mm
 
 Rect = tuple[float, float, float, float]
@@ -21,8 +23,20 @@ Segment = tuple[float, float, float, float]  # x0, y0, x1, y1
 
 @dataclass(frozen=True)
 class Slot:
-    trim: Rect  # the card's trim box
-    art: Rect   # what of the face is printed: the trim, grown by the bleed on outer sides
+    trim: Rect      # the card's trim box on the page
+    art: Rect       # what of the face is printed: the trim, grown by the bleed on every side
+    rotation: int = 0  # degrees counter-clockwise the face is turned about the trim's centre (0, 90, 180, 270)
+
+    def transform(self, face_w: float, face_h: float) -> tuple[float, float, float, float, float, float]:
+        """The PDF matrix (a b c d e f) that draws a face_w x face_h face (its bleed box, origin at
+        its bottom-left) centred on the trim and turned by `rotation`."""
+        cos, sin = _COS_SIN[self.rotation % 360]
+        cx, cy = (self.trim[0] + self.trim[2]) / 2, (self.trim[1] + self.trim[3]) / 2
+        # translate(cx, cy) . rotate . translate(-face_w / 2, -face_h / 2)
+        return (cos, sin, -sin, cos, cx - (cos * face_w - sin * face_h) / 2, cy - (sin * face_w + cos * face_h) / 2)
+
+
+_COS_SIN = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}
 
 
 @dataclass(frozen=True)
@@ -84,23 +98,35 @@ def _mirror_segment(seg: Segment, page_w: float, page_h: float, axis: str) -> Se
     return (x0, page_h - y0, x1, page_h - y1)
 
 
-def outer_bleed(margin: float) -> float:
-    """Bleed on a grid side facing a paper edge `margin` away: the full bleed when the crop marks
-    still fit outside it; otherwise what is left (US Letter's 7.7 mm top and bottom margins keep
-    a 0.2 mm bleed there so the marks stay at least 2 mm long and 5 mm from the edge)."""
-    room = margin - mm(pc.MIN_EDGE_MM + pc.CROP_MARK_GAP_MM + pc.CROP_MARK_MIN_LEN_MM)
-    return _clamp(room, 0.0, mm(pc.BLEED_MM))
+def outer_bleed(margin: float, printer_margin_mm: float = pc.PRINTER_MARGIN_MM) -> float:
+    """Bleed on a grid side facing a paper edge `margin` away: BLEED_MM, or less where the crop
+    mark and the printer margin need the room (a sprue that leaves under MIN_BLEED_MM is refused)."""
+    return _clamp(margin - mark_room_pt(printer_margin_mm), 0.0, mm(pc.BLEED_MM))
 
 
-def impose(sprue: Sprue, flip: str = "long", filled: int | None = None) -> SheetGeometry:
+def back_rotation(front: int, axis: str) -> int:
+    """How a back face is turned so that, after the sheet is turned over (mirrored on `axis`), it
+    sits behind its front and reads upright when the card is turned over about its own vertical
+    axis, as people turn cards over (and as a long-edge flip of a portrait sheet of upright cards
+    gives without turning anything). The back is placed by B = M . F . C: F places the front, C
+    mirrors the card about its vertical centre line, M mirrors the page on `axis`. For F a turn by
+    `front`: M_x R(a) C = R(-a), M_y R(a) C = R(180 - a). So a short-edge flip of upright cards
+    turns each back 180 degrees."""
+    return (-front if axis == "x" else 180 - front) % 360
+
+
+def impose(sprue: Sprue, flip: str = "long", filled: int | None = None,
+           printer_margin_mm: float = pc.PRINTER_MARGIN_MM) -> SheetGeometry:
     """The geometry of one sheet with its first `filled` slots used (default: all).
 
-    A card's art bleeds on sides that face the paper edge, the fold, or an empty slot (so a
-    partly filled last sheet has no white slivers); sides facing an abutting card stop at the trim.
+    Every card's art bleeds past every trim edge: into its half of the gap between neighbours, the
+    margin, its side of the fold; a side facing an empty slot gets the full bleed.
     """
+    check_fits(sprue, printer_margin_mm)
     page_w, page_h = sprue.page_size
     axis = mirror_axis(flip, page_w, page_h)
-    w, h, gap = sprue.card_w, sprue.card_h, sprue.gap
+    w, h = sprue.slot_size
+    gap = sprue.gap
     gutterfold = sprue.layout == "gutterfold"
     block_w = sprue.cols * w + (sprue.cols - 1) * gap
     block_h = sprue.rows * h + (sprue.rows - 1) * gap
@@ -108,10 +134,11 @@ def impose(sprue: Sprue, flip: str = "long", filled: int | None = None) -> Sheet
     left, bottom = (page_w - total_w) / 2, (page_h - block_h) / 2
     right, top = left + total_w, bottom + block_h
 
-    bleed = {"left": outer_bleed(left), "right": outer_bleed(page_w - right),
-             "bottom": outer_bleed(bottom), "top": outer_bleed(page_h - top)}
-    inner = min(mm(pc.BLEED_MM), gap / 2)  # between cards: full bleed if the gap allows, none if they abut
+    bleed = {"left": outer_bleed(left, printer_margin_mm), "right": outer_bleed(page_w - right, printer_margin_mm),
+             "bottom": outer_bleed(bottom, printer_margin_mm), "top": outer_bleed(page_h - top, printer_margin_mm)}
+    inner = min(mm(pc.BLEED_MM), gap / 2)  # half the gap between cards, at most the full bleed
     fold_side = _clamp(sprue.gutter / 2 - mm(pc.CROP_MARK_GAP_MM), 0.0, mm(pc.BLEED_MM))
+    back_turn = back_rotation(sprue.rotate, "x" if gutterfold else axis)
 
     filled = sprue.capacity if filled is None else filled
     full = mm(pc.BLEED_MM)
@@ -135,31 +162,30 @@ def impose(sprue: Sprue, flip: str = "long", filled: int | None = None) -> Sheet
                 side(bleed["top"], (r - 1, c) if r > 0 else None),
             )
             art = (trim[0] - grow[0], trim[1] - grow[1], trim[2] + grow[2], trim[3] + grow[3])
-            fronts.append(Slot(trim, art))
-            if gutterfold:  # mirrored across the fold line at the page centre
-                backs.append(Slot(mirror_rect(trim, page_w, page_h, "x"), mirror_rect(art, page_w, page_h, "x")))
-            else:
-                backs.append(Slot(mirror_rect(trim, page_w, page_h, axis), mirror_rect(art, page_w, page_h, axis)))
+            fronts.append(Slot(trim, art, sprue.rotate))
+            back_axis = "x" if gutterfold else axis  # gutterfold: mirrored across the fold line at the page centre
+            backs.append(Slot(mirror_rect(trim, page_w, page_h, back_axis), mirror_rect(art, page_w, page_h, back_axis),
+                              back_turn))
 
     all_trims = [s.trim for s in fronts] + ([s.trim for s in backs] if gutterfold else [])
     xs = sorted({round(v, 6) for t in all_trims for v in (t[0], t[2])})
     ys = sorted({round(v, 6) for t in all_trims for v in (t[1], t[3])})
-    marks, reach = _crop_marks(xs, ys, (left, bottom, right, top), bleed, page_w, page_h)
+    marks, reach = _crop_marks(xs, ys, (left, bottom, right, top), bleed)
     back_marks = () if gutterfold else tuple(_mirror_segment(m, page_w, page_h, axis) for m in marks)
     fold = (page_w / 2, reach["bottom"], page_w / 2, reach["top"]) if gutterfold else None
-    info = info_boxes(xs, ys, (left, bottom, right, top), bleed, reach, page_w, page_h)
+    info = info_boxes(xs, ys, (left, bottom, right, top), bleed, reach, page_w, page_h, printer_margin_mm)
     return SheetGeometry(page_w, page_h, tuple(fronts), tuple(backs), tuple(marks), back_marks, fold, info)
 
 
-def _crop_marks(xs, ys, block: Rect, bleed: dict, page_w: float, page_h: float):
-    """Marks extend every trim line into the margin: they start just outside the bleed and stop
-    CROP_MARK_LEN_MM later or MIN_EDGE_MM from the paper edge, whichever comes first."""
+def _crop_marks(xs, ys, block: Rect, bleed: dict):
+    """Marks extend every trim line into the margin: they start CROP_MARK_GAP_MM outside the bleed
+    and are CROP_MARK_LEN_MM long (the sprue was checked to leave them outside the printer margin)."""
     left, bottom, right, top = block
-    edge, gap, length = mm(pc.MIN_EDGE_MM), mm(pc.CROP_MARK_GAP_MM), mm(pc.CROP_MARK_LEN_MM)
+    gap, length = mm(pc.CROP_MARK_GAP_MM), mm(pc.CROP_MARK_LEN_MM)
     start = {"bottom": bottom - bleed["bottom"] - gap, "top": top + bleed["top"] + gap,
              "left": left - bleed["left"] - gap, "right": right + bleed["right"] + gap}
-    reach = {"bottom": max(start["bottom"] - length, edge), "top": min(start["top"] + length, page_h - edge),
-             "left": max(start["left"] - length, edge), "right": min(start["right"] + length, page_w - edge)}
+    reach = {"bottom": start["bottom"] - length, "top": start["top"] + length,
+             "left": start["left"] - length, "right": start["right"] + length}
     marks: list[Segment] = []
     for x in xs:
         marks.append((x, start["bottom"], x, reach["bottom"]))
@@ -170,18 +196,25 @@ def _crop_marks(xs, ys, block: Rect, bleed: dict, page_w: float, page_h: float):
     return marks, reach
 
 
-def info_boxes(xs, ys, block: Rect, bleed: dict, reach: dict, page_w: float, page_h: float) -> tuple[InfoBox, ...]:
-    """Free areas for the sheet text, outside the marks and the dead zone: full-width strips beyond
-    the ends of the top/bottom marks, then the side margins between the horizontal marks."""
+def info_boxes(xs, ys, block: Rect, bleed: dict, reach: dict, page_w: float, page_h: float,
+               printer_margin_mm: float = pc.PRINTER_MARGIN_MM) -> tuple[InfoBox, ...]:
+    """Free areas for the sheet text, outside the printer margin and clear of the marks and the art:
+    full-width strips beyond the ends of the top/bottom marks, then the stretches of each margin
+    between two marks (top and bottom, then left and right), the longest first."""
     left, bottom, right, top = block
-    edge, clear = mm(pc.MIN_EDGE_MM), mm(pc.MARK_CLEARANCE_MM)
-    boxes = [
+    edge, clear, gap = mm(printer_margin_mm), mm(pc.MARK_CLEARANCE_MM), mm(pc.CROP_MARK_GAP_MM)
+    strips = [
         InfoBox((edge, edge, page_w - edge, reach["bottom"] - clear), "bottom", False),
         InfoBox((edge, reach["top"] + clear, page_w - edge, page_h - edge), "top", False),
     ]
-    inner_left = left - bleed["left"] - mm(pc.CROP_MARK_GAP_MM)
-    inner_right = right + bleed["right"] + mm(pc.CROP_MARK_GAP_MM)
+    inner = {"left": left - bleed["left"] - gap, "right": right + bleed["right"] + gap,
+             "bottom": bottom - bleed["bottom"] - gap, "top": top + bleed["top"] + gap}
+    between: list[InfoBox] = []
+    for x0, x1 in zip(xs, xs[1:]):
+        between.append(InfoBox((x0 + clear, edge, x1 - clear, inner["bottom"]), "bottom", False))
+        between.append(InfoBox((x0 + clear, inner["top"], x1 - clear, page_h - edge), "top", False))
     for y0, y1 in reversed(list(zip(ys, ys[1:]))):  # top to bottom
-        boxes.append(InfoBox((edge, y0 + clear, inner_left, y1 - clear), "left", True))
-        boxes.append(InfoBox((inner_right, y0 + clear, page_w - edge, y1 - clear), "right", True))
-    return tuple(b for b in boxes if b.length > 0 and b.depth > 0)
+        between.append(InfoBox((edge, y0 + clear, inner["left"], y1 - clear), "left", True))
+        between.append(InfoBox((inner["right"], y0 + clear, page_w - edge, y1 - clear), "right", True))
+    between.sort(key=lambda b: -round(b.length, 3))  # stable: equal lengths keep their order
+    return tuple(b for b in strips + between if b.length > 0 and b.depth > 0)

@@ -1,22 +1,23 @@
-"""Sheet text and the test bar: fitted into the free margin boxes that imposition found.
+"""Sheet text and the test bars: fitted into the free margin boxes that imposition found.
 
 Text shrinks to fit its box (never below SHEET_TEXT_MIN_PT); items that fit nowhere are reported,
 not drawn over marks or into the printer's dead zone.
 
-Text goes through the project's text layer (`pnp.text.layout`) whenever the font is one of its
-fonts (PnpSans-*): Cyrillic is drawn by Noto Sans, Arabic is shaped and ordered and drawn run by
-run in Noto Sans Arabic, like card text. A base-14 font (Helvetica, the default of the low-level
-writers) is used only for text it can draw; anything else switches to the text layer's regular
-style, so translated sheet text never prints as empty boxes. `direction="rtl"` (Arabic builds)
-also mirrors the order of the items along each margin box and puts the test bar's label before
-(left of) the bar; the bar itself, crop marks and card positions never mirror.
+All sheet text goes through the project's text layer (`pnp.text.layout`) in its embedded fonts
+(PnpSans-*): Cyrillic is drawn by Noto Sans, Arabic is shaped and ordered and drawn run by run in
+Noto Sans Arabic, like card text. No base-14 font is ever used (a PDF/X preflight refuses a font
+that is not embedded). `direction="rtl"` (Arabic builds) also mirrors the order of the items along
+each margin box and puts a test bar's label before (left of) the bar; the bars themselves, crop
+marks and card positions never mirror.
+
+A test bar is TEST_BAR_MM long between its end ticks. Card sheets carry two, one along x and one
+along y (printers scale the two axes differently); an Item's `axis` says which one it must be.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import print_constants as pc
@@ -30,7 +31,11 @@ _UNBOUNDED_MM = 1e5
 class Item:
     kind: str          # "text" or "bar"
     text: str          # the text, or the bar's label ("50 mm")
-    prefer: str        # the side tried first: "top" or "bottom"
+    prefer: str        # the side tried first: "top", "bottom", "left" or "right"
+    axis: str = ""     # a bar that must run along "x" (a top/bottom box) or "y" (a side box); "" either
+
+    def fits_box(self, box: InfoBox) -> bool:
+        return not self.axis or box.vertical == (self.axis == "y")
 
 
 @dataclass(frozen=True)
@@ -44,19 +49,15 @@ class Placed:
 
 # ---- text through the project's text layer
 
-def text_style(text: str, font: str) -> str | None:
-    """The text layer's style to lay `text` out with (a pnp.text.fonts.STYLES key), or None to draw
-    it with `font` directly (a base-14 font and text it can encode)."""
+def text_style(text: str, font: str) -> str:
+    """The text layer's style to lay `text` out with (a pnp.text.fonts.STYLES key): the one whose
+    font `font` is, else the regular style (whatever `font` names, sheet text stays embedded)."""
     from pnp.text import fonts
 
     for key, style in fonts.STYLES.items():
         if style.name == font:
             return key
-    try:
-        text.encode("cp1252")
-        return None
-    except UnicodeEncodeError:
-        return "regular"
+    return "regular"
 
 
 def _layout(text: str, style: str, size: float, direction: str):
@@ -70,8 +71,6 @@ def _layout(text: str, style: str, size: float, direction: str):
 def text_width(text: str, font: str, size: float, direction: str = "auto") -> float:
     """Width in points of one line of sheet text, as `draw_text` draws it."""
     style = text_style(text, font)
-    if style is None:
-        return stringWidth(text, font, size)
     from pnp.text.layout import PT_TO_MM
     result = _layout(text, style, size, direction)
     return max(result.widths_mm, default=0.0) / PT_TO_MM
@@ -81,9 +80,6 @@ def text_metrics(text: str, font: str, size: float, direction: str = "auto") -> 
     """Ascent and descent (both positive, points) of one line of sheet text (Arabic reaches further
     down than Latin)."""
     style = text_style(text, font)
-    if style is None:
-        ascent, descent = getAscentDescent(font, size)
-        return ascent, -descent
     from pnp.text.layout import PT_TO_MM
     result = _layout(text, style, size, direction)
     return result.ascent_mm / PT_TO_MM, result.descent_mm / PT_TO_MM
@@ -102,10 +98,6 @@ def draw_text(canvas: Canvas, x: float, baseline: float, text: str, font: str, s
     width = text_width(text, font, size, direction)
     left = {"start": x, "end": x - width, "middle": x - width / 2}[anchor]
     style = text_style(text, font)
-    if style is None:
-        canvas.setFont(font, size)
-        canvas.drawString(left, baseline, text)
-        return width
     from pnp.text import fonts, shaping
     from pnp.text.layout import PT_TO_MM
 
@@ -160,7 +152,7 @@ def place_items(items: list[Item], boxes: tuple[InfoBox, ...], font: str,
     placed: list[Placed] = []
     missing: list[Item] = []
     for item in items:
-        order = sorted(boxes, key=lambda b: (b.side != item.prefer, boxes.index(b)))
+        order = sorted((b for b in boxes if item.fits_box(b)), key=lambda b: (b.side != item.prefer, boxes.index(b)))
         for box in order:
             start = used[box] + (spacing if used[box] else 0.0)
             fit = _fit(item, box.length - start, box.depth, font, direction)
@@ -197,7 +189,6 @@ def draw_placed(canvas: Canvas, placed: list[Placed], font: str,
         ascent, descent = text_metrics(p.item.text, font, p.size, direction)
         baseline = (p.box.depth - (ascent + descent)) / 2 + descent
         canvas.setFillGray(pc.SHEET_TEXT_GRAY)
-        canvas.setFont(font, p.size)
         x = p.offset
         if p.item.kind == "bar":
             bar_x = x

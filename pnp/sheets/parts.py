@@ -21,7 +21,7 @@ from pnp.components import style as st
 from pnp.i18n import sheet as sheet_text
 from pnp.sheets.impose import InfoBox
 from pnp.sheets.info import Item, draw_placed, place_items
-from pnp.sheets.pdfcommon import atomic_path, clip_rect, new_canvas, safe_clip
+from pnp.sheets.pdfcommon import atomic_path, clip_rect, new_canvas, safe_clip, sheet_font
 from pnp.units import mm
 
 # The English sheet text of component pages (pnp/i18n/sheet/en.yaml); a `lang` the shared string
@@ -127,9 +127,10 @@ def plan_tiles(width: float, height: float, paper: str, overlap: float = st.TILE
 
 def write_parts_pdf(path, pages: list[PartsPage], *, paper: str = "a4", title: str = "", subject: str = "",
                     author: str = "", lang: str = "en", instructions: dict | None = None,
-                    font: str = pc.SHEET_FONT) -> PartsReport:
+                    font: str | None = None) -> PartsReport:
     if not pages:
         raise ValueError("no pages to print")
+    font = sheet_font(font)
     texts = dict(DEFAULT_INSTRUCTIONS)
     if sheet_text.has_language(lang):
         texts.update(sheet_text.parts_instructions(lang))
@@ -137,7 +138,7 @@ def write_parts_pdf(path, pages: list[PartsPage], *, paper: str = "a4", title: s
     direction = sheet_text.direction(lang)
     report = PartsReport()
     with atomic_path(path) as tmp:
-        canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang, duplex="Simplex")
+        canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang, duplex="Simplex", font=font)
         for number, page in enumerate(pages, start=1):
             w, h = paper_size(paper, page.landscape)
             page_w, page_h = mm(w), mm(h)

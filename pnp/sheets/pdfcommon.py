@@ -1,5 +1,6 @@
-"""What every PDF this package writes shares: a reproducible canvas and the 5 mm clip (writing
-files safely, the staging folder and leftovers are pnp.outputfiles, re-exported here)."""
+"""What every PDF this package writes shares: a reproducible canvas whose only fonts are the text
+layer's embedded ones, and the edge clip (writing files safely, the staging folder and leftovers
+are pnp.outputfiles, re-exported here)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,22 @@ from pnp.units import mm
 DUPLEX_PREF = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 
 
-def new_canvas(tmp: str, *, title: str, subject: str, author: str, lang: str, duplex: str) -> Canvas:
-    canvas = Canvas(tmp, invariant=1, lang=lang, pageCompression=1)
+def sheet_font(font: str | None = None) -> str:
+    """The font of sheet text: `font` (a registered ReportLab name), else the text layer's regular
+    style, an embedded TrueType subset. Never a base-14 font: a PDF/X preflight refuses those."""
+    if font:
+        return font
+    from pnp.text import fonts
+
+    return fonts.register("regular")
+
+
+def new_canvas(tmp: str, *, title: str, subject: str, author: str, lang: str, duplex: str,
+               font: str | None = None) -> Canvas:
+    # ReportLab starts every page (and form) with `BT /F1 12 Tf ET` in its initial font, Helvetica
+    # unless told otherwise, which puts a non-embedded font in every page's resources. An embedded
+    # TrueType font as the initial font writes no such operator.
+    canvas = Canvas(tmp, invariant=1, lang=lang, pageCompression=1, initialFontName=sheet_font(font))
     canvas.setTitle(title)
     canvas.setSubject(subject)
     canvas.setAuthor(author)
@@ -37,7 +52,7 @@ def clip_rect(canvas: Canvas, rect: Rect) -> None:
     canvas.clipPath(path, stroke=0, fill=0)
 
 
-def safe_clip(canvas: Canvas, page_w: float, page_h: float) -> None:
-    """Clip the whole page to MIN_EDGE_MM inside the paper edge: nothing can be drawn closer."""
-    edge = mm(pc.MIN_EDGE_MM)
+def safe_clip(canvas: Canvas, page_w: float, page_h: float, edge_mm: float = pc.MIN_EDGE_MM) -> None:
+    """Clip the whole page to `edge_mm` inside the paper edge: nothing can be drawn closer."""
+    edge = mm(edge_mm)
     clip_rect(canvas, (edge, edge, page_w - edge, page_h - edge))

@@ -6,6 +6,7 @@ timestamps, form names numbered by first use). The file appears atomically or no
 
 from __future__ import annotations
 
+import copy as _copy
 from dataclasses import dataclass, field
 
 from reportlab.graphics import renderPDF
@@ -16,9 +17,9 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp import print_constants as pc
 from pnp.i18n import sheet as sheet_text
 from pnp.sheets.calibrate import write_calibration_pdf  # noqa: F401  (re-exported for the CLI)
-from pnp.sheets.impose import Rect, SheetGeometry, impose
+from pnp.sheets.impose import Rect, SheetGeometry, Slot, impose
 from pnp.sheets.info import Item, draw_placed, place_items
-from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, clip_rect, new_canvas, safe_clip
+from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, clip_rect, new_canvas, safe_clip, sheet_font
 from pnp.sheets.sprues import LAYOUTS, Sprue, find_sprue
 from pnp.units import mm, pt_to_mm
 
@@ -51,7 +52,9 @@ class PlacedCard:
     label: str
     face: str        # "front" or "back"
     trim: Rect       # points, page coordinates, as drawn (back_offset included)
-    art: Rect        # the printed part of the face (trim + bleed on outer sides)
+    art: Rect        # the printed part of the face (trim + its bleed on every side)
+    rotation: int = 0  # degrees counter-clockwise the face is drawn turned about the trim's centre
+    transform: tuple[float, float, float, float, float, float] = (1, 0, 0, 1, 0, 0)  # the face's PDF matrix
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,8 @@ class PageReport:
     height: float
     cards: tuple[PlacedCard, ...]
     marks: tuple[tuple[float, float, float, float], ...]
-    test_bars: tuple[tuple[float, float, float, float], ...]  # (x0, y0, x1, y1) between the end ticks
+    test_bars: tuple[tuple[float, float, float, float], ...]  # (x0, y0, x1, y1) between the end ticks:
+                                                              # one along x and one along y
 
 
 @dataclass
@@ -92,11 +96,20 @@ class _Forms:
                 return name
             # Defined before the page draws anything; beginForm/endForm keep the page state intact.
             self.canvas.beginForm(name, 0, 0, d.width, d.height)
-            renderPDF.draw(d, self.canvas, 0, 0)
+            renderPDF.draw(_with_initial_font(d, self.canvas._fontname), self.canvas, 0, 0)
             shading = dict(self.canvas._shadingUsed)  # endForm forgets it
             self.canvas.endForm()
             _complete_form_resources(self.canvas, name, shading)
         return name
+
+
+def _with_initial_font(drawing: Drawing, font: str) -> Drawing:
+    """A shallow copy of `drawing` whose renderer starts in `font`: renderPDF otherwise opens every
+    form with `BT /F1 12 Tf ET` in its default font, Helvetica, not embedded. (The renderer reads
+    `initialFontName` off the drawing; set through __dict__, as Drawing checks its attributes.)"""
+    copy = _copy.copy(drawing)
+    copy.__dict__["initialFontName"] = font
+    return copy
 
 
 def _complete_form_resources(canvas: Canvas, name: str, shading: dict) -> None:
@@ -126,11 +139,11 @@ def _check_face(face: Face, card: SheetCard) -> None:
             f" expected trim + bleed = {pt_to_mm(want_w):.2f} x {pt_to_mm(want_h):.2f} mm")
 
 
-def _draw_face(canvas: Canvas, forms: _Forms, face: Face, trim: Rect, art: Rect) -> None:
+def _draw_face(canvas: Canvas, forms: _Forms, face: Face, art: Rect, matrix) -> None:
     name = forms.ensure(face)
     canvas.saveState()
-    clip_rect(canvas, art)  # abutting cards: a face shows only its trim, plus bleed on the grid's outside
-    canvas.translate(trim[0] - mm(pc.BLEED_MM), trim[1] - mm(pc.BLEED_MM))
+    clip_rect(canvas, art)  # the trim and its bleed: never over a neighbour's bleed or the marks
+    canvas.transform(*matrix)
     canvas.doForm(name)
     canvas.restoreState()
 
@@ -153,6 +166,12 @@ def _draw_fold(canvas: Canvas, fold) -> None:
     canvas.restoreState()
 
 
+def _place(canvas: Canvas, forms: _Forms, label: str, side: str, face: Face, slot: Slot) -> PlacedCard:
+    matrix = slot.transform(float(face.drawing.width), float(face.drawing.height))
+    _draw_face(canvas, forms, face, slot.art, matrix)
+    return PlacedCard(label, side, slot.trim, slot.art, slot.rotation, matrix)
+
+
 def _shift(rect, dx: float, dy: float):
     return (rect[0] + dx, rect[1] + dy, rect[2] + dx, rect[3] + dy)
 
@@ -168,22 +187,29 @@ def _group_by_size(cards: list[SheetCard]) -> list[list[SheetCard]]:
 def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: str = "duplex",
                     flip: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), title: str = "",
                     subject: str = "", author: str = "", lang: str = "en", instructions: dict | None = None,
-                    font: str = pc.SHEET_FONT) -> SheetReport:
+                    font: str | None = None, printer_margin: float = pc.PRINTER_MARGIN_MM) -> SheetReport:
     """Impose `cards` onto sheets and write the PDF atomically.
 
     duplex: each front page is followed by its back page. Backs are mirrored for the flip
-    (flip="long": columns reversed; "short": rows reversed) so each back lands under its front.
+    (flip="long" on portrait paper: columns reversed; "short": rows reversed) so each back lands
+    under its front, and turned so that it reads upright when the cut card is turned over about its
+    own vertical axis, whichever the flip (a short-edge flip turns each back 180 degrees).
     back_offset=(x, y) in mm moves every back page's cards and marks by +x to the right and +y up,
     as seen looking at the printed back page (read it off the calibration sheet).
     gutterfold: fronts and mirrored backs side by side on one page, a dashed fold line between
     (`flip` and `back_offset` do not apply; the PDF asks for simplex printing).
     Sheet text is localised: by default it is the shared string pack's text in `lang`
     (pnp/i18n/sheet/<lang>.yaml, English for a language it lacks); `instructions` (keys of
-    DEFAULT_INSTRUCTIONS) replaces any of it. `font` is a registered ReportLab font name: with a
-    text-layer font (pnp.text.fonts, e.g. PnpSans-Regular) Cyrillic and Arabic are drawn through the
-    text layer (Arabic shaped, right to left, with the margin items mirrored); a base-14 font is only
-    used for text it can draw.
+    DEFAULT_INSTRUCTIONS) replaces any of it. `font` is a text-layer font (pnp.text.fonts, default
+    PnpSans-Regular): Cyrillic and Arabic are shaped and drawn by the text layer (Arabic right to
+    left, with the margin items mirrored), always in embedded fonts.
+    `printer_margin` (mm) is the paper edge's dead zone: nothing is drawn in it, crop marks are
+    CROP_MARK_LEN_MM long outside it, and every card edge keeps MIN_BLEED_MM of bleed; the grid is
+    the shipped sprue, or the densest that fits (NoLayoutError, a ValueError, when none does).
     """
+    if not 0 <= printer_margin <= pc.MAX_PRINTER_MARGIN_MM:
+        raise ValueError(f"printer margin {printer_margin:g} mm: use 0 to {pc.MAX_PRINTER_MARGIN_MM:g} mm")
+    font = sheet_font(font)
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}: use one of {', '.join(LAYOUTS)}")
     if flip not in DUPLEX_PREF:
@@ -205,10 +231,10 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     # Plan every sheet first so labels can say "sheet 3/11".
     plan: list[tuple[Sprue, SheetGeometry, list[SheetCard]]] = []
     for group in _group_by_size(cards):
-        sprue = find_sprue(group[0].trim_w, group[0].trim_h, paper, layout)
+        sprue = find_sprue(group[0].trim_w, group[0].trim_h, paper, layout, printer_margin)
         for i in range(0, len(group), sprue.capacity):
             chunk = group[i:i + sprue.capacity]
-            plan.append((sprue, impose(sprue, flip, filled=len(chunk)), chunk))
+            plan.append((sprue, impose(sprue, flip, filled=len(chunk), printer_margin_mm=printer_margin), chunk))
 
     duplex_text = texts["duplex_long"] if flip == "long" else texts["duplex_short"]
     how = texts["gutterfold"] if layout == "gutterfold" else duplex_text
@@ -216,7 +242,7 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     report = SheetReport()
     with atomic_path(path) as tmp:
         canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang,
-                            duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip])
+                            duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip], font=font)
         forms = _Forms(canvas)
         for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
             for side in (["gutterfold"] if layout == "gutterfold" else ["front", "back"]):
@@ -224,7 +250,8 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                 label = texts["label"].format(title=title or "pnp", sheet=n, sheets=len(plan), side=side_name)
                 shift = back_shift if side == "back" else (0.0, 0.0)
                 page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, (texts["print"], how, label,
-                                  texts["test_bar"], texts["instructions"]), font, report.warnings, direction)
+                                  texts["test_bar"], texts["instructions"]), font, report.warnings, direction,
+                                  printer_margin)
                 report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w, geo.page_h,
                                                *page))
                 canvas.showPage()
@@ -236,7 +263,7 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
 
 def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[SheetCard], side: str,
                shift: tuple[float, float], texts: tuple[str, str, str, str, str], font: str, warnings: list[str],
-               direction: str = "ltr"):
+               direction: str = "ltr", printer_margin: float = pc.PRINTER_MARGIN_MM):
     """One page: faces, crop marks, fold line, sheet text. Returns (placed cards, marks, test bars)."""
     canvas.setPageSize((geo.page_w, geo.page_h))
     faces = [c.back if side == "back" else c.front for c in cards]
@@ -244,23 +271,23 @@ def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[Sh
     for face in faces:  # forms are defined before the page draws anything
         forms.ensure(face)
     canvas.saveState()
-    safe_clip(canvas, geo.page_w, geo.page_h)
+    safe_clip(canvas, geo.page_w, geo.page_h, printer_margin)
     placed: list[PlacedCard] = []
     for card, front, back in zip(cards, geo.fronts, geo.backs):
         if side in ("front", "gutterfold"):
-            _draw_face(canvas, forms, card.front, front.trim, front.art)
-            placed.append(PlacedCard(card.label, "front", front.trim, front.art))
+            placed.append(_place(canvas, forms, card.label, "front", card.front, front))
         if side in ("back", "gutterfold"):
-            trim, art = _shift(back.trim, *shift), _shift(back.art, *shift)
-            _draw_face(canvas, forms, card.back, trim, art)
-            placed.append(PlacedCard(card.label, "back", trim, art))
+            moved = Slot(_shift(back.trim, *shift), _shift(back.art, *shift), back.rotation)
+            placed.append(_place(canvas, forms, card.label, "back", card.back, moved))
     marks = tuple(_shift(m, *shift) for m in (geo.back_marks if side == "back" else geo.marks))
     _draw_marks(canvas, marks)
     if geo.fold:
         _draw_fold(canvas, geo.fold)
 
     print_text, how, label, bar_text, joined = texts
-    bar_and_label = [Item("bar", bar_text, "bottom"), Item("text", label, "bottom")]
+    # the label tries the top first: beside the bar it would crowd the bar's ticks against the marks
+    bar_and_label = [Item("bar", bar_text, "bottom", "x"), Item("bar", bar_text, "left", "y"),
+                     Item("text", label, "top")]
     info, missing = place_items([Item("text", joined.format(print=print_text, how=how), "top")] + bar_and_label,
                                 geo.info, font, direction)
     if missing:  # small margins: the instruction may fit as two pieces

@@ -33,7 +33,7 @@ import io
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -52,6 +52,7 @@ if sys.platform != "win32":
     import fcntl
 
 NOTO_SANS = Path(fontpkg_noto_sans.ROOT) / "files" / "NotoSans[wdth,wght].ttf"
+NOTO_SANS_ITALIC = Path(fontpkg_noto_sans.ROOT) / "files" / "NotoSans-Italic[wdth,wght].ttf"
 NOTO_SANS_ARABIC = Path(fontpkg_noto_sans_arabic.ROOT) / "files" / "NotoSansArabic[wdth,wght].ttf"
 
 # Unicode ranges kept in the cut fonts: Latin (with the accents of it/de/fr/es...), Cyrillic, general
@@ -78,7 +79,12 @@ STYLES = {
     "regular": FontStyle("PnpSans-Regular", (("wght", 400), ("wdth", 100))),
     "bold": FontStyle("PnpSans-Bold", (("wght", 700), ("wdth", 100))),
     "condensed": FontStyle("PnpSans-CondensedBold", (("wght", 700), ("wdth", 75))),
+    # for *italic* and ***bold italic*** words (pnp.text.markup); cut on first use only
+    "italic": FontStyle("PnpSans-Italic", (("wght", 400), ("wdth", 100)), NOTO_SANS_ITALIC),
+    "bold-italic": FontStyle("PnpSans-BoldItalic", (("wght", 700), ("wdth", 100)), NOTO_SANS_ITALIC),
 }
+# The styles every build draws with; register_all() registers these (others on first use).
+CORE_STYLES = ("regular", "bold", "condensed")
 
 # The Arabic font of each style (Noto Sans Arabic has the same wght/wdth axes).
 ARABIC_STYLES = {
@@ -86,6 +92,8 @@ ARABIC_STYLES = {
     "bold": FontStyle("PnpArabic-Bold", (("wght", 700), ("wdth", 100)), NOTO_SANS_ARABIC, None),
     "condensed": FontStyle("PnpArabic-CondensedBold", (("wght", 700), ("wdth", 75)), NOTO_SANS_ARABIC, None),
 }
+# Arabic has no italic: italic words of an Arabic text stay upright, in the matching weight.
+UPRIGHT = {"italic": "regular", "bold-italic": "bold"}
 
 _BY_NAME = {style.name: style for table in (STYLES, ARABIC_STYLES) for style in table.values()}
 PRIVATE_USE = (0xE000, 0xF8FF)
@@ -226,20 +234,29 @@ def _remove_stale_temps(folder: Path) -> None:
 
 
 def _cut_into_cache(style: FontStyle, font: Path) -> None:
+    cut_into_cache(font, lambda: _cut(style))
+
+
+def cut_into_cache(font: Path, make: Callable[[], bytes]) -> Path:
+    """`font` in the cache folder, made by `make()` (deterministic bytes) under the cache lock when
+    it is not there intact; a pack's converted fonts are made this way too."""
+    if _is_intact(font):
+        return font
     folder = _prepared_cache_dir()
     with _cache_lock(folder):
         if _is_intact(font):   # another process cut it while we waited for the lock
-            return
+            return font
         if font.exists() or _digest_path(font).exists():
             click.echo(f"pnp: cached font {font} is damaged; cutting it again", err=True)
         _remove_stale_temps(folder)
-        data = _cut(style)
+        data = make()
         try:
             # The font first: a crash before the digest is written leaves a font that fails the check.
             write_bytes_atomically(font, data)
             write_bytes_atomically(_digest_path(font), hashlib.sha256(data).hexdigest().encode("ascii") + b"\n")
         except OSError as error:
             raise FontCacheError(folder, f"cannot write {font.name} ({error.strerror or error})") from None
+    return font
 
 
 _VERIFIED: set[Path] = set()   # cached fonts whose digest this process has checked
@@ -263,14 +280,44 @@ def font_file(style_name: str | FontStyle) -> Path:
 
 
 _COVERAGE: dict[str, frozenset[int]] = {}
+# Fonts and styles defined at run time: a pack's own fonts (pnp.text.packfonts), by ReportLab name
+# and by style key (a key names its content, so the lru_caches below stay right for it).
+_FILES: dict[str, Path] = {}
+_CHAINS: dict[str, tuple[str, str]] = {}
+
+
+def define_font(name: str, path: Path) -> None:
+    """Make the TrueType file `path` registrable as ReportLab font `name` (on first use)."""
+    _FILES[name] = path
+
+
+def define_style(key: str, main: str, arabic: str) -> None:
+    """A style key whose fallback chain is the fonts `main` then `arabic` (defined or Noto names)."""
+    _CHAINS[key] = (main, arabic)
+
+
+def known_style(style_name: str) -> bool:
+    return style_name in STYLES or style_name in _CHAINS
+
+
+def chain_names(style_name: str) -> tuple[str, str]:
+    """The ReportLab names of a style's fallback chain, without registering (cutting) them."""
+    if style_name in _CHAINS:
+        return _CHAINS[style_name]
+    return STYLES[style_name].name, ARABIC_STYLES[UPRIGHT.get(style_name, style_name)].name
+
+
+def font_path(name: str) -> Path:
+    """The file of a registrable font: a cached Noto cut, or a defined (pack) font."""
+    return _FILES[name] if name in _FILES else font_file(_BY_NAME[name])
 
 
 @lru_cache(maxsize=None)
 def register_font(name: str) -> str:
-    """Register the font with ReportLab name `name` (PnpSans-*, PnpArabic-*) once; return the name."""
-    style = _BY_NAME[name]
+    """Register the font with ReportLab name `name` (PnpSans-*, PnpArabic-*, a defined font) once;
+    return the name. A Noto instance is cut into the cache the first time it is needed."""
     if name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(name, str(font_file(style))))
+        pdfmetrics.registerFont(TTFont(name, str(font_path(name))))
     face = pdfmetrics.getFont(name).face
     if name not in _COVERAGE:
         _COVERAGE[name] = frozenset(face.charToGlyph)
@@ -297,21 +344,22 @@ def _add_private_codes(face) -> None:
 
 @lru_cache(maxsize=None)
 def register(style_name: str) -> str:
-    """Register the style's Latin font with ReportLab (once) and return its font name."""
-    return register_font(STYLES[style_name].name)
+    """Register the style's main (Latin) font with ReportLab (once) and return its font name."""
+    return register_font(chain_names(style_name)[0])
 
 
 @lru_cache(maxsize=None)
 def chain(style_name: str) -> tuple[str, ...]:
-    """The registered fonts of a style, in fallback order: Noto Sans, then Noto Sans Arabic."""
-    return (register(style_name), register_font(ARABIC_STYLES[style_name].name))
+    """The registered fonts of a style, in fallback order: Noto Sans (or the pack's font), then
+    Noto Sans Arabic (or the pack's Arabic font). Registering the Arabic font cuts it: only text
+    that needs it (a character the main font lacks) asks for the chain."""
+    return tuple(register_font(name) for name in chain_names(style_name))
 
 
 def register_all() -> dict[str, str]:
-    names = {name: register(name) for name in STYLES}
-    for name in STYLES:
-        chain(name)
-    return names
+    """Register the main fonts of the styles every build uses; the Arabic fonts and the italics
+    are cut and registered when a text first needs them."""
+    return {name: register(name) for name in CORE_STYLES}
 
 
 def font_coverage(font_name: str) -> frozenset[int]:
@@ -346,6 +394,13 @@ def vertical_metrics(style_name: str) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=None)
+def cap_height(style_name: str) -> float:
+    """The height of the capitals of the style's main font, as a fraction of the font size."""
+    face = pdfmetrics.getFont(register(style_name)).face
+    return (face.capHeight or face.ascent) / 1000.0
+
+
+@lru_cache(maxsize=None)
 def ink_descent(font_name: str, first: int = 0x0621, last: int = 0x064A) -> float:
     """The lowest point of the letters first..last (default: the Arabic letters) as a fraction of
     the font size (negative): the line box of Arabic text must reach that far down, further than
@@ -353,7 +408,7 @@ def ink_descent(font_name: str, first: int = 0x0621, last: int = 0x064A) -> floa
     from fontTools.pens.boundsPen import BoundsPen
     from fontTools.ttLib import TTFont as FontToolsFont
 
-    font = FontToolsFont(font_file(font_name), lazy=True)
+    font = FontToolsFont(font_path(font_name), lazy=True)
     glyphs = font.getGlyphSet()
     cmap = font.getBestCmap()
     lowest = 0.0

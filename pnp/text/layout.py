@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -44,6 +45,7 @@ class PlacedRun:
     rtl: bool
     x_mm: float                # left edge, from the line's left edge
     width_mm: float
+    icon: str = ""             # an inline icon (rich text): its name; text is markup.ICON_CHAR
 
     @property
     def blank(self) -> bool:
@@ -135,29 +137,47 @@ def _analyse(paragraph: str, style: str, base: int) -> tuple[tuple[int, ...], tu
         first, second = (arabic, latin) if cls == "arab" else (latin, arabic)
         chosen.append(first if ord(char) in covered[first] or ord(char) not in covered[second] else second)
     default = arabic if base else latin
-    n = len(paragraph)
     result: list[str] = []
     for i, char in enumerate(paragraph):
         font = chosen[i]
         if font is None:
-            # a neutral goes with the nearest strong character of its own level: before, else after
-            j = i - 1
-            while j >= 0 and levels[j] == levels[i] and chosen[j] is None:
-                j -= 1
-            if j >= 0 and levels[j] == levels[i] and chosen[j] is not None:
-                font = result[j] if j < len(result) else chosen[j]
-            else:
-                k = i + 1
-                while k < n and levels[k] == levels[i] and chosen[k] is None:
-                    k += 1
-                font = chosen[k] if k < n and levels[k] == levels[i] else default
-            font = font or default
-            if ord(char) not in covered[font] and not char.isspace():
-                other = arabic if font == latin else latin
-                if ord(char) in covered[other]:
-                    font = other
+            font = _neutral_font(i, chosen, result, _same_level(levels, i), default)
+            font = _covering(font, char, latin, arabic, covered)
         result.append(font)
     return levels, tuple(result)
+
+
+def _neutral_font(i: int, chosen: list[str | None], result: list[str], same: Callable[[int], bool],
+                  default: str) -> str:
+    """The font of the neutral character i: that of the nearest strong character of its own group
+    (`same`: its level, and in rich text its style), before it, else after it, else `default`."""
+    j = i - 1
+    while j >= 0 and same(j) and chosen[j] is None:
+        j -= 1
+    if j >= 0 and same(j) and chosen[j]:         # an icon ("", ICON_FONT) is not a strong neighbour
+        return result[j]
+    k = i + 1
+    while k < len(chosen) and same(k) and chosen[k] is None:
+        k += 1
+    found = chosen[k] if k < len(chosen) and same(k) else None
+    return found or default
+
+
+def _same_level(levels: tuple[int, ...], i: int) -> Callable[[int], bool]:
+    return lambda j: levels[j] == levels[i]
+
+
+def _same_group(levels: tuple[int, ...], styles: tuple[str, ...], key: tuple[int, str]) -> Callable[[int], bool]:
+    return lambda j: (levels[j], styles[j]) == key
+
+
+def _covering(font: str, char: str, latin: str, arabic: str, covered: dict[str, frozenset[int]]) -> str:
+    """`font`, or the other font of its chain when only that one draws `char`."""
+    if ord(char) not in covered[font] and not char.isspace():
+        other = arabic if font == latin else latin
+        if ord(char) in covered[other]:
+            return other
+    return font
 
 
 def _runs(paragraph: str, style: str, base: int, start: int, end: int) -> list[tuple[int, int, int, str]]:
@@ -301,7 +321,199 @@ def layout(text: str, style: str, box_w: float, box_h: float, size_pt: float, mi
 
 def missing_characters(text: str, style: str) -> list[str]:
     """Characters no font of the style's fallback chain can draw (they would print as empty
-    boxes). Spaces and invisible format characters (ZWJ, ZWNJ, bidi marks) are never missing."""
+    boxes). Spaces and invisible format characters (ZWJ, ZWNJ, bidi marks) are never missing.
+    The main font is asked first: the Arabic font is cut only for text the main font lacks."""
+    main = fonts.coverage(style)
+    rest = {ch for ch in text if not ch.isspace() and ord(ch) not in main and unicodedata.category(ch) != "Cf"}
+    if not rest:
+        return []
     covered = fonts.chain_coverage(style)
-    return sorted({ch for ch in text
-                   if not ch.isspace() and ord(ch) not in covered and unicodedata.category(ch) != "Cf"})
+    return sorted(ch for ch in rest if ord(ch) not in covered)
+
+
+# --------------------------------------------------------------------------------------------
+# Rich text (pnp.text.markup): runs of several styles on a line, and inline icons
+
+ICON_FONT = ""            # the "font" of an icon's run
+OBJECT = "\ufffc"         # markup.ICON_CHAR: one per icon, a bidi neutral
+
+
+@dataclass(frozen=True)
+class _RichParagraph:
+    text: str
+    styles: tuple[str, ...]                  # the style key of every character
+    icons: tuple[tuple[str, float], ...]     # (name, width in em) of each OBJECT, in order
+
+
+def _paragraphs(text: str, styles: tuple[str, ...], icons: tuple[tuple[str, float], ...]) -> list[_RichParagraph]:
+    """Split on newlines; inside a paragraph, runs of spaces become one space (a space keeps the
+    style of the first), and the ends are trimmed, as the plain layout does."""
+    out: list[_RichParagraph] = []
+    next_icon = 0
+    chars: list[str] = []
+    kept: list[str] = []
+    own: list[tuple[str, float]] = []
+
+    def flush() -> None:
+        while chars and chars[-1] == " ":
+            chars.pop()
+            kept.pop()
+        out.append(_RichParagraph("".join(chars), tuple(kept), tuple(own)))
+
+    for char, style in zip(text, styles):
+        if char == "\n":
+            flush()
+            chars, kept, own = [], [], []
+            continue
+        if char.isspace():
+            if not chars or chars[-1] == " ":
+                continue
+            char = " "
+        if char == OBJECT:
+            own.append(icons[next_icon])
+            next_icon += 1
+        chars.append(char)
+        kept.append(style)
+    flush()
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _rich_analyse(paragraph: _RichParagraph, base: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Embedding levels and the font of every character: as `_analyse`, each character with the
+    chain of its own style; a neutral goes with its nearest strong neighbour of the same level
+    and style; an icon is ICON_FONT."""
+    text, styles = paragraph.text, paragraph.styles
+    levels = unibidi.embedding_levels(text, base)
+    chains = {style: fonts.chain(style) if _needs_chain(text, styles, style) else (fonts.register(style),) * 2
+              for style in set(styles)}
+    covered = {name: fonts.font_coverage(name) for chain in chains.values() for name in chain}
+    chosen: list[str | None] = []
+    for char, style in zip(text, styles):
+        cls = _script_class(char)
+        if char == OBJECT or cls == "common":
+            chosen.append(ICON_FONT if char == OBJECT else None)
+            continue
+        latin, arabic = chains[style]
+        first, second = (arabic, latin) if cls == "arab" else (latin, arabic)
+        chosen.append(first if ord(char) in covered[first] or ord(char) not in covered[second] else second)
+    result: list[str] = []
+    for i, char in enumerate(text):
+        font = chosen[i]
+        if font is None:
+            latin, arabic = chains[styles[i]]
+            default = arabic if base else latin
+            key = (levels[i], styles[i])
+            font = _neutral_font(i, chosen, result, _same_group(levels, styles, key), default)
+            font = _covering(font, char, latin, arabic, covered)
+        result.append(font)
+    return levels, tuple(result)
+
+
+def _needs_chain(text: str, styles: tuple[str, ...], style: str) -> bool:
+    """Whether some character of `style` is one its main font lacks (then the Arabic font is cut)."""
+    main = fonts.coverage(style)
+    return any(ord(c) not in main and c != OBJECT and not c.isspace() for c, s in zip(text, styles) if s == style) \
+        or any(unicodedata.bidirectional(c) in _RTL_TYPES for c in text)
+
+
+def _rich_runs(paragraph: _RichParagraph, base: int, start: int, end: int) -> list[tuple[int, int, int, str]]:
+    """Logical runs (start, end, level, font) of the paragraph's [start:end]; one run per icon."""
+    levels, font_of = _rich_analyse(paragraph, base)
+    runs = []
+    i = start
+    while i < end:
+        j = i + 1
+        if font_of[i] != ICON_FONT:
+            while j < end and levels[j] == levels[i] and font_of[j] == font_of[i]:
+                j += 1
+        runs.append((i, j, levels[i], font_of[i]))
+        i = j
+    return runs
+
+
+def _icon_at(paragraph: _RichParagraph, index: int) -> tuple[str, float]:
+    return paragraph.icons[paragraph.text.count(OBJECT, 0, index)]
+
+
+def _run_units(paragraph: _RichParagraph, a: int, b: int, level: int, font: str) -> float:
+    if font == ICON_FONT:
+        return _icon_at(paragraph, a)[1] * 1000.0
+    return shaping.shape(paragraph.text[a:b], font, level % 2 == 1).advance
+
+
+@lru_cache(maxsize=65536)
+def _rich_units(paragraph: _RichParagraph, base: int, start: int, end: int) -> float:
+    return sum(_run_units(paragraph, a, b, level, font) for a, b, level, font in _rich_runs(paragraph, base, start, end))
+
+
+def _rich_line(paragraph: _RichParagraph, base: int, start: int, end: int, size_pt: float) -> ShapedLine:
+    runs = _rich_runs(paragraph, base, start, end)
+    order = unibidi.reorder([level for _, _, level, _ in runs])
+    scale = size_pt / 1000.0 * PT_TO_MM
+    placed = []
+    x = 0.0
+    for index in order:
+        a, b, level, font = runs[index]
+        width = _run_units(paragraph, a, b, level, font) * scale
+        icon = _icon_at(paragraph, a)[0] if font == ICON_FONT else ""
+        placed.append(PlacedRun(paragraph.text[a:b], font, level % 2 == 1, x, width, icon))
+        x += width
+    return ShapedLine(base == 1, tuple(placed))
+
+
+def _wrap_rich(paragraphs: list[_RichParagraph], size_pt: float, box_w: float,
+               direction: str) -> tuple[list[_Line], bool]:
+    lines: list[_Line] = []
+    fits = True
+    scale = size_pt / 1000.0 * PT_TO_MM
+    for paragraph in paragraphs:
+        base = unibidi.base_level(paragraph.text, direction)
+        words = [(m.start(), m.end()) for m in re.finditer(r"\S+", paragraph.text)]
+        if not words:
+            lines.append(_Line("", 0.0, None))
+            continue
+        spans = []
+        start, end = words[0]
+        fits = fits and _rich_units(paragraph, base, start, end) * scale <= box_w
+        for a, b in words[1:]:
+            if _rich_units(paragraph, base, start, b) * scale <= box_w:
+                end = b
+            else:
+                spans.append((start, end))
+                start, end = a, b
+                fits = fits and _rich_units(paragraph, base, a, b) * scale <= box_w
+        spans.append((start, end))
+        lines.extend(_Line(paragraph.text[a:b], _rich_units(paragraph, base, a, b) * scale,
+                           _rich_line(paragraph, base, a, b, size_pt)) for a, b in spans)
+    return lines, fits
+
+
+@lru_cache(maxsize=8192)
+def rich_layout(text: str, styles: tuple[str, ...], icons: tuple[tuple[str, float], ...], base_style: str,
+                box_w: float, box_h: float, size_pt: float, min_size_pt: float, line_height: float = 1.2,
+                max_lines: int | None = None, direction: str = "auto") -> TextLayout:
+    """`layout` for rich text: `styles` gives every character of `text` its style key, each
+    OBJECT character is an icon of `icons` (name, width in em), in order. Every line is a
+    ShapedLine of runs (each run one font, or one icon); all runs shrink together."""
+    if direction not in DIRECTIONS:
+        raise ValueError(f"unknown direction {direction!r} (use {', '.join(DIRECTIONS)})")
+    paragraphs = _paragraphs(text, styles, icons)
+    ascent, descent = fonts.vertical_metrics(base_style)
+    mains = {fonts.register(style) for style in set(styles)}
+    size = size_pt
+    while True:
+        lines, fits = _wrap_rich(paragraphs, size, box_w, direction)
+        line_descent = descent
+        arabic = [run.font for line in lines if line.shaped for run in line.shaped.runs
+                  if run.font not in mains and run.font != ICON_FONT]
+        if arabic:
+            line_descent = min(descent, *(fonts.ink_descent(name) for name in set(arabic)))
+        size_mm = size * PT_TO_MM
+        height = size_mm * (ascent - line_descent) + (len(lines) - 1) * size_mm * line_height
+        fits = fits and height <= box_h + 1e-6 and (max_lines is None or len(lines) <= max_lines)
+        if fits or size - SHRINK_STEP_PT < min_size_pt - 1e-9:
+            return TextLayout(tuple(line.text for line in lines), size, size_mm * line_height, size_mm * ascent,
+                              -size_mm * line_descent, tuple(line.width_mm for line in lines), not fits,
+                              size < size_pt, tuple(line.shaped for line in lines))
+        size -= SHRINK_STEP_PT

@@ -29,15 +29,9 @@ class Legality(Turns):
         plays: list[int] = []
         specials: list[int] = []
         live = self._living_seats()
-        move_for = self._move_for
-        special = SPECIAL << 16
+        moves_for_card = self._moves_for_card
         for t in set(hand):
-            for q in live:
-                m = move_for(t, q)
-                if m >= special:
-                    specials.append(m)
-                elif m >= 0:
-                    plays.append(m)
+            moves_for_card(t, live, plays, specials)
         if not plays:                                       # no normal play possible: Z6
             specials.append(self._z6_move())
         return plays + specials

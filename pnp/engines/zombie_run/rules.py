@@ -118,6 +118,39 @@ class Rules(GameState):
             return SPECIAL << 16 | t << 8 | q
         return -1
 
+    def _moves_for_card(self, t: int, live: list[int], plays: list[int],
+                        specials: list[int]) -> None:
+        """``_move_for(t, q)`` for every living seat ``q`` of ``live`` at once, the normal plays
+        appended to ``plays`` and the specials to ``specials``, seats ascending: the same
+        rules (Z5, Z3, Z11, Z12 after Z4) with the card's facts read once (the move generator
+        asks this for every card in hand every ply; tests/test_movegen.py checks it equals
+        ``_move_for`` seat by seat)."""
+        tables = self.tables
+        full = self.FULL[t]
+        p = self.turn
+        is_item = t < self.S
+        mv = t << 8
+        for q in live:
+            tab = tables[q]
+            if tab >> full & 1:                                         # Z5
+                continue
+            if is_item == (q == p):                                     # Z3
+                plays.append(PLAY << 16 | mv | q)
+        if self.special_used:                                           # Z11: once a turn
+            return
+        twin = self.TWIN[t]
+        PC = self.PC
+        if is_item:
+            shift, mask, cap = 0, self.IM, self.win_items
+        else:
+            shift, mask, cap = self.S, -1, self.lose_zombies
+        for q in live:
+            tab = tables[q]
+            if tab >> full & 1 or is_item == (q == p):                  # Z5, a normal play
+                continue
+            if tab >> twin & 1 or PC[tab >> shift & mask] + 1 < cap:   # Z12 after Z4
+                specials.append(SPECIAL << 16 | mv | q)
+
     def _has_play(self) -> bool:
         """Z6: can the mover make a normal play (Z3) with some card of its hand?"""
         live = self._living_seats()

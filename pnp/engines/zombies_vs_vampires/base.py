@@ -58,7 +58,7 @@ class ZvvBase(GameState):
     rerolled: bool
     _outcome: Outcome | None
     # caches, all keyed by the values they were computed from
-    _cache: tuple[list[int], set[int]] | None       # legal_moves() of this position
+    _cache: list[int] | None            # legal_moves() of this position
     _wm: tuple | None                   # (EB, NB, open sides) (Movement._wall_masks)
     _lm: tuple | None                   # (EB, NB, lanes, open sides in every lane)
     _reach_memo: tuple | None           # last all-pieces reach (random_move), keyed by position

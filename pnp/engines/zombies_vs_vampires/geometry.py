@@ -26,6 +26,8 @@ from pnp.engines.zombies_vs_vampires.moves import BUILD
 ZoneSpec = tuple[str, int, int, int, int, str]
 
 POPCOUNT8 = tuple(bin(i).count("1") for i in range(256))
+MOVE_MEMO = 128         # reaches remembered per source square (Geometry.piece_moves)
+WALL_MEMO = 256         # wall-spot sets remembered (Geometry.wall_moves)
 
 
 def bits(x: int) -> Iterator[int]:
@@ -78,6 +80,13 @@ class Geometry:
         pieces = max(len(sq) for sq in self.zone_squares)     # V1: one piece a zone square
         self.REP = [sum(1 << (i * self.LS) for i in range(m)) for m in range(pieces + 1)]
         self.POS = _byte_positions(self.lane_bytes)
+        # the move generator's memory (movement.py, walls.py): per source square, its reach
+        # (a lane's bytes) -> its MOVE moves; per (size, spots) the BUILD moves. A piece's reach
+        # changes only near what moved and the walls seldom, so about half the reaches of random
+        # play were met before (measured) and are joined, not decoded bit by bit. Bounded: a
+        # full table is emptied (MOVE_MEMO per square, WALL_MEMO; ~15 MB measured at the caps).
+        self.piece_moves: list[dict[bytes, tuple[int, ...]]] = [{} for _ in range(self.LS)]
+        self.wall_moves: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._wall_candidates()
         self.nbytes_full = (W * (N + 2) + 7) // 8
         self.POSF = _byte_positions(self.nbytes_full)

@@ -63,10 +63,9 @@ class Legality(Movement):
                 reroll)
 
     def legal_moves(self) -> list[int]:
-        if self._cache is not None:
-            return self._cache[0]
-        ms = self._gen()
-        self._cache = (ms, set(ms))
+        ms = self._cache
+        if ms is None:
+            ms = self._cache = self._gen()
         return ms
 
     def _gen(self) -> list[int]:
@@ -149,7 +148,9 @@ class Legality(Movement):
             return ("move", "not a move of this game")
         cache = self._cache
         if cache is not None:
-            if move in cache[1]:
+            # the list just generated: the move is one of its objects, found by identity
+            # before any comparison (cheaper than building a set of ~250 moves for one look)
+            if move in cache:
                 return None
         elif self._legal_direct(move):
             return None

@@ -9,9 +9,24 @@ from __future__ import annotations
 
 from typing import Callable
 
+from pnp.engines.zombies_vs_vampires.geometry import MOVE_MEMO, Geometry
 from pnp.engines.zombies_vs_vampires.moves import MOVE
 from pnp.engines.zombies_vs_vampires.steps import reach
 from pnp.engines.zombies_vs_vampires.walls import Walls
+
+
+def _piece_moves(g: Geometry, s: int, chunk: bytes, seen: dict) -> tuple[int, ...]:
+    """The MOVE moves of the piece on s whose reach is the lane ``chunk`` (little-endian
+    bytes), destinations ascending; remembered in ``seen`` (emptied when full)."""
+    POS = g.POS
+    base = MOVE << 24 | s << 12
+    lo = len(chunk) - len(chunk.lstrip(b"\0"))      # a reach is local: skip the empty bytes
+    hi = len(chunk.rstrip(b"\0"))
+    got = tuple([base | t for j in range(lo, hi) if chunk[j] for t in POS[j][chunk[j]]])
+    if len(seen) >= MOVE_MEMO:
+        seen.clear()
+    seen[chunk] = got
+    return got
 
 
 class Movement(Walls):
@@ -105,8 +120,8 @@ class Movement(Walls):
         return not (self._reach(p, a, k, jumps=False) >> b) & 1
 
     def _move_moves(self, p: int, k: int) -> list[int]:
+        out: list[int] = []
         if self.exact:
-            out = []
             for s in self.movable(p):
                 base = MOVE << 24 | s << 12
                 out += [base | t for t in sorted(self._exact_paths(p, s, k))]
@@ -115,21 +130,16 @@ class Movement(Walls):
         if not lanes:
             return []
         g = self.geo
-        m = len(srcs)
-        out = []
-        POS = g.POS
         lb = g.lane_bytes
-        raw = lanes.to_bytes(lb * m, "little")
+        raw = lanes.to_bytes(lb * len(srcs), "little")
+        memo = g.piece_moves
         for i, s in enumerate(srcs):
             chunk = raw[i * lb:(i + 1) * lb]
-            if not any(chunk):
-                continue
-            sq: list[int] = []
-            for j, b in enumerate(chunk):
-                if b:
-                    sq += POS[j][b]
-            base = MOVE << 24 | s << 12
-            out += [base | t for t in sq]
+            seen = memo[s]
+            got = seen.get(chunk)
+            if got is None:
+                got = _piece_moves(g, s, chunk, seen)
+            out += got
         return out
 
     # ---------------------------------------------------------------- one step at a time

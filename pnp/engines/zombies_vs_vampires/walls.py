@@ -8,7 +8,7 @@ generator, the direct legality check, set-up from a record and ``check_invariant
 from __future__ import annotations
 
 from pnp.engines.zombies_vs_vampires.base import ZvvBase
-from pnp.engines.zombies_vs_vampires.geometry import Geometry, bits
+from pnp.engines.zombies_vs_vampires.geometry import WALL_MEMO, Geometry, bits
 from pnp.engines.zombies_vs_vampires.moves import BUILD
 
 WallMasks = tuple[int, int, int, int]       # (NB, EB, HP, VP), see geometry.py
@@ -88,10 +88,17 @@ class Walls(ZvvBase):
             return []                                                         # V10
         SH, SV = self._build_spots(size)
         g = self.geo
-        ch = g.start_ci[(size, 0)]
-        cv = g.start_ci[(size, 1)]
-        B = BUILD << 24
-        return [B | ch[x] << 12 for x in bits(SH)] + [B | cv[x] << 12 for x in bits(SV)]
+        key = (size, SH, SV)
+        got = g.wall_moves.get(key)
+        if got is None:       # walls change seldom: most turns meet a set of spots seen before
+            ch = g.start_ci[(size, 0)]
+            cv = g.start_ci[(size, 1)]
+            B = BUILD << 24
+            got = tuple([B | ch[x] << 12 for x in bits(SH)] + [B | cv[x] << 12 for x in bits(SV)])
+            if len(g.wall_moves) >= WALL_MEMO:
+                g.wall_moves.clear()
+            g.wall_moves[key] = got
+        return list(got)
 
     def _build_moves_ref(self, size: int) -> list[int]:
         """The tests' reference for ``_build_moves``: every candidate tested one by one."""

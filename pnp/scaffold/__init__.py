@@ -1,0 +1,1 @@
+"""`pnp new NAME`: a small complete pack to start a game from (the files are in starter/)."""

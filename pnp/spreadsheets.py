@@ -1,0 +1,431 @@
+"""Card lists in spreadsheets: a deck's `cards:` may name a .csv, .xlsx or .ods file.
+
+The first non-empty row names the columns; every further non-empty row is one card. A column is a
+card key (`id`, `kind`, `quantity`) or a field of the card's kind; `title.it` (a text field and a
+declared language) holds the Italian text of `title`. The rows become the same list of card
+mappings a YAML card file holds, and the loader checks them with the same schema (same codes, all
+problems at once); each key path keeps its row as its line and its cell (`Sheet1!C14`) for the
+message. Cells are typed by the field they fill: empty is absent, `3.0` in an `int` field is 3
+(3.5 stays 3.5 and is the schema's error), a `list:` field splits on `;` (or on `,` when the cell
+has no `;`), a `text` cell is the text itself in the column's language, never a text key.
+
+CSV is read with the standard library (UTF-8, a byte-order mark allowed; `,`, `;` or tab, whichever
+the header row uses); .xlsx and .ods with python-calamine, the optional `sheets` extra. Bounded:
+MAX_FILE_BYTES, MAX_SHEET_UNPACKED_BYTES (a zip's entries, before calamine unpacks them),
+MAX_SHEET_COLUMNS and MAX_CARDS rows.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp import schema
+from pnp.errors import Problems
+from pnp.limits import MAX_CARDS, MAX_SHEET_CELLS, MAX_SHEET_COLUMNS, MAX_SHEET_UNPACKED_BYTES, MAX_TEXT_CHARS
+from pnp.yamlsource import Source, read_bounded
+
+CSV = ".csv"
+CALAMINE = (".xlsx", ".ods")
+CARD_COLUMNS = ("id", "kind", "quantity")
+EXTRA = "sheets"            # pip install 'pnp[sheets]': python-calamine
+
+
+def is_spreadsheet(file: Path) -> bool:
+    return file.suffix.lower() in (CSV, *CALAMINE)
+
+
+@dataclass
+class SheetSource(Source):
+    """A spreadsheet read as a list of cards: `lines` holds each key path's row, `cells` its cell."""
+
+    cells: dict[tuple, str] = field(default_factory=dict)     # key path -> 'Sheet1!C14' (CSV: 'C14')
+    # key path -> what the snippet shows: (column name, cell) or a row's cells; formatted when asked
+    shown: dict[tuple, Any] = field(default_factory=dict)
+
+    def cell(self, path: tuple) -> str:
+        while path:
+            if path in self.cells:
+                return self.cells[path]
+            path = path[:-1]
+        return ""
+
+    def snippet(self, path: tuple) -> str:
+        while path:
+            if path in self.shown:
+                shown = self.shown[path]
+                if isinstance(shown, tuple):
+                    return f"{shown[0]}: {_shown(shown[1])}"
+                return " | ".join(_shown(c) for c in shown if _cell_text(c).strip())[:120]
+            path = path[:-1]
+        return ""
+
+
+@dataclass
+class _Grid:
+    """The rows of one sheet: (row number, cells), and how cells are named."""
+
+    rows: list[tuple[int, list[Any]]]
+    sheet: str | None           # None for CSV
+
+    def ref(self, column: int, row: int) -> str:
+        return f"{self.prefix}{column_letter(column)}{row}"
+
+    @property
+    def prefix(self) -> str:
+        return f"{self.sheet}!" if self.sheet else ""
+
+
+def column_letter(index: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def load_cards(file: Path, kinds: dict[str, schema.Schema], languages: list[str], problems: Problems,
+               sheet: str | None = None, default_kind: str | None = None) -> SheetSource | None:
+    """The cards of a spreadsheet as a Source the card loader reads like YAML, or None with problems."""
+    grid = _read_csv(file, problems) if file.suffix.lower() == CSV else _read_calamine(file, sheet, problems)
+    if grid is None:
+        return None
+    return _cards(file, grid, kinds, languages, default_kind, problems)
+
+
+# ---- reading the grid ---------------------------------------------------------------------------
+
+def _read_csv(file: Path, problems: Problems) -> _Grid | None:
+    data = read_bounded(file, problems)
+    if data is None:
+        return None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        problems.add("sheet.syntax", file, line, "", f"not UTF-8 (byte 0x{data[error.start]:02x}): save the CSV "
+                     "as UTF-8 (in a spreadsheet program: CSV UTF-8)")
+        return None
+    first = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=first.count)        # the header names fields: no separator inside a name
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    rows: list[tuple[int, list[Any]]] = []
+    start, cells_read = 1, 0
+    try:
+        for cells in reader:
+            cells_read += len(cells)
+            if len(cells) > MAX_SHEET_COLUMNS or cells_read > MAX_SHEET_CELLS:
+                _too_large(file, start, len(cells), cells_read, problems)
+                return None
+            rows.append((start, cells))
+            start = reader.line_num + 1
+    except csv.Error as error:
+        problems.add("sheet.syntax", file, start, "", f"cannot read the CSV: {error}")
+        return None
+    return _Grid(rows, None)
+
+
+def _read_calamine(file: Path, sheet: str | None, problems: Problems) -> _Grid | None:
+    try:
+        import python_calamine
+    except ImportError:
+        problems.add("sheet.extra", file, 0, "", f"reading {file.suffix} card files needs the `{EXTRA}` extra: "
+                     f"pip install 'pnp[{EXTRA}]' (or save the sheet as .csv)")
+        return None
+    if read_bounded(file, problems) is None or not _unpacks_within_bounds(file, problems):
+        return None
+    try:
+        workbook = python_calamine.CalamineWorkbook.from_path(str(file))
+        names = list(workbook.sheet_names)
+        if sheet is not None and sheet not in names:
+            problems.add("sheet.missing", file, 0, "", f"no sheet {sheet!r}{schema.did_you_mean(sheet, names)} "
+                         f"(the file has: {', '.join(names) or 'none'})")
+            return None
+        if not names:
+            problems.add("sheet.syntax", file, 0, "", "the file has no sheet")
+            return None
+        chosen = sheet if sheet is not None else names[0]
+        data = workbook.get_sheet_by_name(chosen)
+        # the grid is read from A1 to the last cell used: bounded before it is made
+        rows, columns = (data.end[0] + 1, data.end[1] + 1) if data.end is not None else (0, 0)
+        if columns > MAX_SHEET_COLUMNS or rows * columns > MAX_SHEET_CELLS:
+            _too_large(file, rows, columns, rows * columns, problems, chosen)
+            return None
+        cells = data.to_python(skip_empty_area=False)
+    except Exception as error:      # calamine's errors (CalamineError, ZipError, XmlError...) and Rust panics
+        problems.add("sheet.syntax", file, 0, "", f"cannot read the {file.suffix} file: {error}")
+        return None
+    return _Grid([(number, list(row)) for number, row in enumerate(cells, 1)], chosen)
+
+
+def _too_large(file: Path, row: int, columns: int, cells: int, problems: Problems, sheet: str = "") -> None:
+    what = f"{columns:,} columns, more than the {MAX_SHEET_COLUMNS:,}" if columns > MAX_SHEET_COLUMNS else \
+        f"{cells:,} cells (rows times columns, from A1), more than the {MAX_SHEET_CELLS:,}"
+    problems.add("sheet.too-large", file, row, sheet, f"{what} one card sheet may have", cells=cells)
+
+
+def _unpacks_within_bounds(file: Path, problems: Problems) -> bool:
+    """An .xlsx/.ods is a zip: its unpacked size, from the zip's directory, is bounded before calamine
+    unpacks anything (a zip bomb of a few kilobytes expands to gigabytes)."""
+    try:
+        with zipfile.ZipFile(file) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError) as error:
+        problems.add("sheet.syntax", file, 0, "", f"not a {file.suffix} file (it is not a zip archive: {error})")
+        return False
+    if unpacked > MAX_SHEET_UNPACKED_BYTES:
+        problems.add("sheet.too-large", file, 0, "", f"the file unpacks to {unpacked / 2**20:,.0f} MB, more than the "
+                     f"{MAX_SHEET_UNPACKED_BYTES / 2**20:g} MB one card sheet may", unpacked=unpacked)
+        return False
+    return True
+
+
+# ---- from rows to cards -------------------------------------------------------------------------
+
+@dataclass
+class _Column:
+    index: int
+    name: str           # the header as written
+    target: str         # the card key or field it fills
+    lang: str | None    # a per-language column (`title.it`): its language
+    letter: str = ""    # its column letter
+
+    def __post_init__(self) -> None:
+        self.letter = column_letter(self.index)
+
+
+def _columns(file: Path, grid: _Grid, header_row: int, header: list[Any], languages: list[str],
+             problems: Problems) -> list[_Column] | None:
+    if len(header) > MAX_SHEET_COLUMNS:
+        problems.add("sheet.too-large", file, header_row, "", f"{len(header):,} columns, more than the "
+                     f"{MAX_SHEET_COLUMNS:,} one card sheet may have")
+        return None
+    columns: list[_Column] = []
+    seen: dict[str, str] = {}
+    for index, raw in enumerate(header):
+        name = _cell_text(raw).strip()
+        if not name:
+            continue                # a column without a name is checked row by row (_row)
+        target, _, lang = name.rpartition(".")
+        if not target or lang not in languages:
+            target, lang = name, ""
+        key = f"{target}.{lang}" if lang and lang != languages[0] else target
+        if key in seen:
+            problems.add("sheet.column", file, header_row, grid.ref(index, header_row),
+                         f"column {name!r} repeats column {seen[key]} (each field has one column per language)")
+            continue
+        seen[key] = column_letter(index)
+        columns.append(_Column(index, name, target, lang or None))
+    return columns
+
+
+def _cards(file: Path, grid: _Grid, kinds: dict[str, schema.Schema], languages: list[str],
+           default_kind: str | None, problems: Problems) -> SheetSource | None:
+    rows = [(number, cells) for number, cells in grid.rows if any(_cell_text(c).strip() for c in cells)]
+    source = SheetSource(file, [], {(): 1}, [])
+    if not rows:
+        problems.add("sheet.empty", file, 0, "", "the sheet is empty: write a header row of field names "
+                     "(id, kind, quantity, the fields) and one card per row")
+        return None
+    header_row, header = rows[0]
+    columns = _columns(file, grid, header_row, header, languages or [""], problems)
+    if columns is None:
+        return None
+    body = rows[1:]
+    if len(body) > MAX_CARDS:
+        number = body[MAX_CARDS][0]
+        problems.add("pack.too-large", file, number, f"row {number}", f"more than {MAX_CARDS:,} rows of cards, "
+                     f"the most one pack may have")
+        return None
+    _nameless_values(file, grid, header_row, header, body, problems)
+    _unknown_columns(file, grid, header_row, columns, _kinds_used(body, columns, kinds, default_kind), problems)
+    for index, (number, cells) in enumerate(body):
+        card = _row(index, number, cells, columns, grid, kinds, languages, default_kind, source, problems)
+        source.value.append(card)
+    return source
+
+
+def _nameless_values(file: Path, grid: _Grid, header_row: int, header: list[Any], body: list[tuple[int, list[Any]]],
+                     problems: Problems) -> None:
+    """Values in a column without a name in the header row: one problem per column, on its first."""
+    named = {index for index, name in enumerate(header) if _cell_text(name).strip()}
+    found: dict[int, list[tuple[int, Any]]] = {}
+    for number, cells in body:
+        for position, value in enumerate(cells):
+            if position not in named and _cell_text(value).strip():
+                found.setdefault(position, []).append((number, value))
+    for position, values in sorted(found.items()):
+        number, value = values[0]
+        more = f" ({len(values) - 1} more rows have a value there)" if len(values) > 1 else ""
+        problems.add("sheet.column", file, number, grid.ref(position, number),
+                     f"a value in column {column_letter(position)}, which has no name in the header row "
+                     f"(row {header_row}){more}", _shown(value), values=len(values))
+
+
+def _kinds_used(body: list[tuple[int, list[Any]]], columns: list[_Column], kinds: dict[str, schema.Schema],
+                default_kind: str | None) -> list[schema.Schema]:
+    kind_column = next((c for c in columns if c.target == "kind" and c.lang is None), None)
+    names = set()
+    for _number, cells in body:
+        cell = _cell_text(cells[kind_column.index]).strip() if kind_column and kind_column.index < len(cells) else ""
+        names.add(cell or default_kind)
+    return [kinds[name] for name in sorted(n for n in names if n in kinds)]
+
+
+def _unknown_columns(file: Path, grid: _Grid, header_row: int, columns: list[_Column], known: list[schema.Schema],
+                     problems: Problems) -> None:
+    """A column that no card's kind has (`valeu`) is one misspelt header, not one unknown key per
+    row: reported on its header cell, and taken out of the cards (its values go to the field it
+    was probably meant to be, so that its absence is not reported on every row as well)."""
+    if not known:
+        return                      # no kind to tell: the rows are reported as they are
+    fields = list(dict.fromkeys(name for kind in known for name in kind.fields))
+    for column in columns:
+        if column.target in fields:
+            continue
+        problems.add("schema.unknown-key", file, header_row, grid.ref(column.index, header_row),
+                     f"unknown column {column.name!r}{schema.did_you_mean(column.target, fields)} (the fields of "
+                     f"{', '.join(sorted({k.name or k.doc for k in known}))}: {', '.join(fields)})",
+                     column.name, unknown=column.target)
+        # its values stand for the field it was meant to be: the typo is the one message
+        meant = schema.closest(column.target, [f for f in fields if f not in {c.target for c in columns}])
+        column.target = meant or ""
+
+
+def _row(index: int, number: int, cells: list[Any], columns: list[_Column], grid: _Grid,
+         kinds: dict[str, schema.Schema], languages: list[str], default_kind: str | None,
+         source: SheetSource, problems: Problems) -> dict[str, Any]:
+    """One row as a card mapping; each key's path keeps the row and the cell."""
+    path = (index,)
+    source.lines[path] = number
+    source.cells[path] = f"{grid.sheet} row {number}" if grid.sheet else ""
+    source.shown[path] = cells
+    values = {c.name: cells[c.index] for c in columns if c.index < len(cells) and _cell_text(cells[c.index]).strip()}
+    kind_column = next((c for c in columns if c.target == "kind" and c.lang is None), None)
+    kind_id = _cell_text(values[kind_column.name]).strip() if kind_column and kind_column.name in values else default_kind
+    fields = kinds[kind_id].fields if isinstance(kind_id, str) and kind_id in kinds else {}
+    card: dict[str, Any] = {}
+    if kind_id is not None and (kind_column is None or kind_column.name not in values):
+        card["kind"] = kind_id
+    for column in columns:
+        if not column.target:
+            continue                # an unknown column, reported on its header
+        where = path + ((column.target, column.lang) if column.lang else (column.target,))
+        source.lines[where] = number
+        source.cells[where] = f"{grid.prefix}{column.letter}{number}"   # an empty cell too: a missing value is there
+        if column.name not in values:
+            continue
+        raw = values[column.name]
+        source.shown[where] = (column.name, raw)
+        if isinstance(raw, str) and len(raw) > MAX_TEXT_CHARS:
+            problems.add("sheet.too-large", source.file, number, grid.ref(column.index, number),
+                         f"a cell of {len(raw):,} characters, more than the {MAX_TEXT_CHARS:,} one value may hold")
+            continue
+        spec = fields[column.target].type if column.target in fields else \
+            ("int" if column.target == "quantity" else "str")
+        base = _base(spec)
+        if base == "list:text" and column.lang is None:
+            card[column.target] = [{languages[0]: item} for item in _split(_cell_text(raw))]
+            continue
+        if base == "text" or (column.lang is not None and not fields):    # not fields: an unknown kind
+            # text cells are the text itself, per language: a mapping is never read as a text key
+            texts = card.setdefault(column.target, {})
+            if isinstance(texts, dict):
+                texts[column.lang or languages[0]] = _cell_text(raw).strip()
+            continue
+        if column.lang is not None:
+            problems.add("sheet.column", source.file, number, grid.ref(column.index, number),
+                         f"column {column.name!r}: only a text field has a column per language "
+                         f"({column.target!r} is {schema.type_name(spec)})")
+            continue
+        card[column.target] = coerce(spec, raw)
+    return card
+
+
+def _base(spec: Any) -> str:
+    return spec.rstrip("?") if isinstance(spec, str) else ""
+
+
+def coerce(spec: Any, value: Any) -> Any:
+    """A cell's value as the field's type wants it (a value that does not fit is left for the schema
+    to report: `3.5` in an int field, `many` in a number field)."""
+    base = _base(spec)
+    if isinstance(value, (dt.datetime, dt.date, dt.time, dt.timedelta)):
+        value = value.isoformat() if not isinstance(value, dt.timedelta) else str(value)
+    if isinstance(value, str):
+        value = value.strip()
+    if base.startswith("list:"):
+        items = _split(value) if isinstance(value, str) else [value]
+        return [coerce(base[5:], item) for item in items]
+    if base == "int":
+        return _whole(value)
+    if base == "number":
+        number = _number(value)
+        return _whole(number) if isinstance(number, float) else number
+    if base == "bool":
+        return _bool(value)
+    if base == "length" and isinstance(value, float):
+        return _whole(value)                        # a bare number is millimetres
+    return _cell_text(value)
+
+
+def _split(text: str) -> list[str]:
+    """`a; b` or `a, b` (`;` when the cell has one, so list items may hold commas)."""
+    separator = ";" if ";" in text else ","
+    return [item.strip() for item in text.split(separator) if item.strip()]
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            number = _number(value)         # "3.5" is the number 3.5, which the schema refuses as such
+            return int(number) if isinstance(number, float) and number.is_integer() else number
+    return value
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _bool(value: Any) -> Any:
+    words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+    if isinstance(value, str):
+        return words.get(value.lower(), value)
+    if isinstance(value, float) and value in (0.0, 1.0):
+        return bool(value)
+    return value
+
+
+def _cell_text(value: Any) -> str:
+    """A cell as text: calamine reads every number as a float (3.0 is '3')."""
+    if type(value) is str:
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    return str(value)
+
+
+def _shown(value: Any) -> str:
+    text = _cell_text(value).replace("\n", " ")
+    return text if len(text) <= 60 else text[:59] + "…"

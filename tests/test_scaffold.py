@@ -1,0 +1,93 @@
+"""`pnp new NAME`: a small complete pack that builds and checks clean at once, never written over
+an existing folder, NAME checked as a pack id; every file of it teaches (has comments)."""
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+from PIL import Image
+
+from pnp.cli import main
+
+TIMEOUT_S = 300     # a child that has not finished by then hangs (it takes seconds)
+COMMENTS = {".yaml": "#", ".j2": "{#", ".svg": "<!--"}
+
+
+def pnp(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from pnp.cli import main; main()", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=TIMEOUT_S)
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_new_writes_a_complete_commented_pack(tmp_path):
+    result = CliRunner().invoke(main, ["new", "dragon-duel", "--dir", str(tmp_path / "games")])
+    assert result.exit_code == 0, result.output
+    pack = tmp_path / "games" / "dragon-duel"
+    files = files_of(pack)
+    assert {"pack.yaml", "cards.csv", "rules.yaml", "text/en.yaml", "text/it.yaml", "templates/hero.svg.j2",
+            "templates/spell.svg.j2", "templates/back.svg.j2", "art/emblem.png", "art/sigil.svg",
+            "icons/heart.svg", "icons/skull.svg"} <= set(files)
+    data = yaml.safe_load(files["pack.yaml"])
+    assert data["id"] == "dragon-duel" and data["languages"] == ["en", "it"] and data["icons"] == "icons"
+    assert set(data["kinds"]) == {"hero", "spell"} and data["decks"][0]["cards"] == "cards.csv"
+    assert yaml.safe_load(files["text/en.yaml"])["game"]["name"] == "Dragon Duel"
+    assert not [name for name, body in files.items() if b"__PACK_" in body]
+    uncommented = [name for name, body in files.items()
+                   if Path(name).suffix in COMMENTS and COMMENTS[Path(name).suffix] not in body.decode()]
+    assert uncommented == []
+    header = files["cards.csv"].decode().splitlines()[0].split(",")
+    assert {"id", "kind", "quantity", "title", "title.it", "effect", "effect.it"} <= set(header)
+    with Image.open(pack / "art" / "emblem.png") as emblem:      # printed 36 mm wide (hero.svg.j2)
+        assert emblem.width / (36 / 25.4) >= 300
+
+
+def test_new_writes_the_same_bytes_every_time(tmp_path):
+    for folder in ("a", "b"):
+        assert CliRunner().invoke(main, ["new", "same", "--dir", str(tmp_path / folder)]).exit_code == 0
+    first, second = files_of(tmp_path / "a" / "same"), files_of(tmp_path / "b" / "same")
+    assert first == second
+    assert hashlib.sha256(first["art/emblem.png"]).hexdigest() == hashlib.sha256(
+        (Path(__file__).parent.parent / "pnp/scaffold/starter/art/emblem.png").read_bytes()).hexdigest()
+
+
+def test_a_name_that_is_not_a_pack_id_is_refused_and_nothing_written(tmp_path):
+    result = CliRunner().invoke(main, ["new", "My Game", "--dir", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        "1 problem in the data:",
+        "pnp new: NAME: 'My Game' is not a pack id: expected an id of lower-case letters, digits, '-' or '_', "
+        "got the text 'My Game' (for example: dragon-duel)"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_folder_is_never_written_over(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "pack.yaml").write_text("id: mine\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["new", "mine"])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        "1 problem in the data:",
+        "mine: exists already: pnp new writes only a new folder and left it as it is (choose another NAME or --dir)"]
+    assert files_of(tmp_path / "mine") == {"pack.yaml": b"id: mine\n"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine"]      # no staging folder left
+
+
+def test_the_new_pack_builds_and_checks_clean_at_once(tmp_path):
+    assert pnp("new", "first-game", cwd=tmp_path).returncode == 0
+    built = pnp("build", "first-game", "--lang", "all", "--out", "out", cwd=tmp_path)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert built.stderr == ""                                           # no warning either
+    for lang in ("en", "it"):
+        pdf = tmp_path / "out" / "first-game" / f"first-game-cards-{lang}-a4.pdf"
+        assert pdf.read_bytes().startswith(b"%PDF-")
+    checked = pnp("check", "first-game", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.strip().splitlines()[-1] == "first-game: clean"

@@ -1,0 +1,235 @@
+"""Decks in spreadsheets: `cards:` naming a .csv, .xlsx or .ods file goes through the same schema
+as YAML cards, and every problem names the file, the row and the cell.
+
+The .xlsx and .ods files are written by the tests with kept writers (openpyxl, odfpy: test-only
+dependencies); python-calamine reads them (the `sheets` extra)."""
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import CARDTEXT
+from conftest import replace_once as replace
+from pdftext import pdf_pages
+
+from pnp import spreadsheets
+from pnp.cli import main
+from pnp.errors import DataError
+from pnp.pack import load_pack
+
+HEADER = ["id", "quantity", "title", "title.it", "body", "body.it", "colour", "value", "tags"]
+ROWS = [["rook", 2, "Rook", "Torre", "Moves straight, any distance", "Muove dritto", "red", 5, "heavy; castle"],
+        ["pawn", None, "Pawn", "Pedone", "One step", "Un passo", "blue", 1.0, "light"]]
+
+
+
+def write_xlsx(path: Path, rows: list[list], sheet: str = "Sheet1") -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    page = book.active
+    page.title = sheet
+    for row in rows:
+        page.append(row)
+    book.save(path)
+
+
+def write_ods(path: Path, rows: list[list], sheet: str = "Sheet1") -> None:
+    pytest.importorskip("odf")
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    document = OpenDocumentSpreadsheet()
+    table = Table(name=sheet)
+    for row in rows:
+        line = TableRow()
+        for value in row:
+            if value is None:
+                cell = TableCell()
+            elif isinstance(value, (int, float)):
+                cell = TableCell(valuetype="float", value=value)
+                cell.addElement(P(text=str(value)))
+            else:
+                cell = TableCell(valuetype="string")
+                cell.addElement(P(text=value))
+            line.addElement(cell)
+        table.addElement(line)
+    document.spreadsheet.addElement(table)
+    document.save(str(path))
+
+
+def use_sheet(pack_dir: Path, name: str, sheet: str | None = None) -> None:
+    """Point the `sheet` deck at cards/<name> (and its sheet)."""
+    extra = f"\n    sheet: {sheet}" if sheet else ""
+    replace(pack_dir / "pack.yaml", "cards: cards/sheet.csv", f"cards: cards/{name}{extra}")
+
+
+def sheet_cards(pack) -> list[tuple]:
+    """What a deck's cards are: id, quantity and each field with its texts resolved."""
+    out = []
+    for card in pack.deck("sheet").cards:
+        fields = {k: (pack.texts["en"][v], pack.texts["it"][v]) if k in ("title", "body") else v
+                  for k, v in card.fields.items()}
+        out.append((card.id, card.kind, card.quantity, fields))
+    return out
+
+
+EXPECTED = [
+    ("rook#1", "plain", 2, {"title": ("Rook", "Torre"), "body": ("Moves straight, any distance", "Muove dritto"),
+                            "colour": "red", "value": 5, "tags": ["heavy", "castle"]}),
+    ("rook#2", "plain", 2, {"title": ("Rook", "Torre"), "body": ("Moves straight, any distance", "Muove dritto"),
+                            "colour": "red", "value": 5, "tags": ["heavy", "castle"]}),
+    ("pawn", "plain", 1, {"title": ("Pawn", "Pedone"), "body": ("One step", "Un passo"), "colour": "blue",
+                          "value": 1, "tags": ["light"]}),
+]
+
+
+def test_a_csv_deck_is_cards_with_quantities_types_and_translations():
+    pack = load_pack(CARDTEXT, strict=False)
+    assert sheet_cards(pack) == EXPECTED
+    rook = pack.deck("sheet").cards[0]
+    assert rook.fields["title"] == "card.sheet.rook.title" and (rook.file.name, rook.line) == ("sheet.csv", 2)
+
+
+@pytest.mark.parametrize("writer,name", [(write_xlsx, "sheet.xlsx"), (write_ods, "sheet.ods")])
+def test_xlsx_and_ods_decks_read_as_the_csv_does(pack_dir, writer, name):
+    writer(pack_dir / "cards" / name, [HEADER, *ROWS], sheet="Cards")
+    use_sheet(pack_dir, name, sheet="Cards")
+    assert sheet_cards(load_pack(pack_dir, strict=False)) == EXPECTED
+
+
+def test_a_sheet_that_is_not_there_is_named_with_the_ones_that_are(pack_dir):
+    write_xlsx(pack_dir / "cards" / "sheet.xlsx", [HEADER, *ROWS], sheet="Cards")
+    use_sheet(pack_dir, "sheet.xlsx", sheet="Crads")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    [problem] = error.value.problems
+    assert problem.code == "sheet.missing" and "did you mean 'Cards'?" in problem.message
+
+
+BROKEN = [HEADER,
+          ["rook", 2, "Rook", "Torre", "Straight", "Dritto", "red", 3.5, ""],           # row 2: 3.5 in an int field
+          ["pawn", 1, "Pawn", "Pedone", "One step", "Un passo", "green", 1, ""],        # row 3: no colour green
+          ["queen", "many", "", "Regina", "Any way", "Ovunque", "blue", 9, ""]]         # row 4: quantity, no title
+
+
+def test_every_problem_of_a_sheet_names_its_row_and_cell_at_once(pack_dir):
+    write_xlsx(pack_dir / "cards" / "sheet.xlsx", BROKEN)
+    use_sheet(pack_dir, "sheet.xlsx")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    found = sorted((p.code, Path(p.file).name, p.line, p.key) for p in error.value.problems)
+    assert found == [
+        ("schema.missing-key", "sheet.xlsx", 4, "card queen.title (Sheet1!C4)"),
+        ("schema.range", "sheet.xlsx", 2, "card rook.value (Sheet1!H2)"),
+        ("schema.reference", "sheet.xlsx", 3, "card pawn.colour (Sheet1!G3)"),
+        ("schema.type", "sheet.xlsx", 4, "card queen.quantity (Sheet1!B4)"),
+    ] or found == [
+        ("schema.missing-key", "sheet.xlsx", 4, "card queen.title (Sheet1!C4)"),
+        ("schema.reference", "sheet.xlsx", 3, "card pawn.colour (Sheet1!G3)"),
+        ("schema.type", "sheet.xlsx", 2, "card rook.value (Sheet1!H2)"),
+        ("schema.type", "sheet.xlsx", 4, "card queen.quantity (Sheet1!B4)"),
+    ], found
+    result = CliRunner().invoke(main, ["check", str(pack_dir), "--no-print"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "sheet.xlsx:2: error [schema.type] card rook.value (Sheet1!H2): expected a whole number, got the number 3.5" \
+        in result.output
+
+
+def test_csv_problems_name_the_line_and_the_column(pack_dir):
+    replace(pack_dir / "cards" / "sheet.csv", ",blue,1.0,light", ",blue,1.5,light")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    assert [(p.code, Path(p.file).name, p.line, p.key) for p in error.value.problems] == \
+        [("schema.type", "sheet.csv", 3, "card pawn.value (H3)")]
+
+
+def test_a_misspelt_column_is_one_problem_on_its_header_cell(pack_dir):
+    replace(pack_dir / "cards" / "sheet.csv", "colour,value", "colour,valeu")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    [problem] = error.value.problems
+    assert (problem.code, Path(problem.file).name, problem.line, problem.key) == ("schema.unknown-key", "sheet.csv", 1, "H1")
+    assert "unknown column 'valeu'; did you mean 'value'?" in problem.message
+
+
+def test_a_spreadsheet_only_game_needs_no_text_entries_for_its_cards(pack_dir, tmp_path):
+    replace(pack_dir / "pack.yaml", "  - id: main\n    name: deck.main\n    back: tiny/back.svg.j2\n    cards: cards/main.yaml\n", "")
+    (pack_dir / "text" / "en.yaml").write_text("ui: {}\n", encoding="utf-8")
+    (pack_dir / "text" / "it.yaml").write_text("ui: {}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(pack_dir), "--out", str(tmp_path / "out"), "--lang", "it", "--strict"])
+    assert result.exit_code == 0, result.output
+    text = pdf_pages(next((tmp_path / "out").rglob("*cards-it*.pdf")))[0]
+    assert all(word in text for word in ("Torre", "Pedone", "Muove dritto", "Un passo"))
+
+
+def test_without_calamine_an_xlsx_deck_names_the_extra(pack_dir):
+    write_xlsx(pack_dir / "cards" / "sheet.xlsx", [HEADER, *ROWS])
+    use_sheet(pack_dir, "sheet.xlsx")
+    code = ("import sys; sys.modules['python_calamine'] = None; from pnp.cli import main; "
+            f"sys.argv = ['pnp', 'check', {str(pack_dir)!r}, '--no-print']; main()")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr + result.stdout
+    assert "[sheet.extra]" in result.stdout and "pip install 'pnp[sheets]'" in result.stdout
+
+
+def test_bounds_columns_unpacked_size_and_rows(pack_dir, monkeypatch):
+    monkeypatch.setattr(spreadsheets, "MAX_SHEET_COLUMNS", 5)
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    assert [(p.code, Path(p.file).name, p.line) for p in error.value.problems] == [("sheet.too-large", "sheet.csv", 1)]
+    monkeypatch.undo()
+    write_xlsx(pack_dir / "cards" / "sheet.xlsx", [HEADER, *ROWS])
+    use_sheet(pack_dir, "sheet.xlsx")
+    monkeypatch.setattr(spreadsheets, "MAX_SHEET_UNPACKED_BYTES", 1000)
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    assert [(p.code, Path(p.file).name) for p in error.value.problems] == [("sheet.too-large", "sheet.xlsx")]
+    monkeypatch.undo()
+    monkeypatch.setattr(spreadsheets, "MAX_CARDS", 1)
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    assert [(p.code, Path(p.file).name, p.line) for p in error.value.problems] == [("pack.too-large", "sheet.xlsx", 3)]
+
+
+def test_a_file_that_is_not_a_spreadsheet_is_one_problem(pack_dir):
+    (pack_dir / "cards" / "sheet.ods").write_bytes(b"not a zip at all")
+    use_sheet(pack_dir, "sheet.ods")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    assert [(p.code, Path(p.file).name) for p in error.value.problems] == [("sheet.syntax", "sheet.ods")]
+
+
+def test_cell_coercion():
+    assert spreadsheets.coerce("int", 3.0) == 3 and spreadsheets.coerce("int", 3.5) == 3.5
+    assert spreadsheets.coerce("int", "7") == 7 and spreadsheets.coerce("int?", "x") == "x"
+    assert spreadsheets.coerce("list:ref:colours", "red, blue") == ["red", "blue"]
+    assert spreadsheets.coerce("list:str", "a, b; c") == ["a, b", "c"]
+    assert spreadsheets.coerce("bool", "yes") is True and spreadsheets.coerce("bool", 0.0) is False
+    assert spreadsheets.coerce("slug", 12.0) == "12"
+    assert [spreadsheets.column_letter(i) for i in (0, 25, 26, 701, 702)] == ["A", "Z", "AA", "ZZ", "AAA"]
+
+
+def test_a_csv_saved_by_a_european_spreadsheet_program_reads_the_same(pack_dir):
+    # Excel in Italy writes `;` between cells (the comma is the decimal separator), often with a BOM
+    csv_text = (pack_dir / "cards" / "sheet.csv").read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(csv_text)))
+    out = io.StringIO()
+    csv.writer(out, delimiter=";").writerows(rows)
+    (pack_dir / "cards" / "sheet.csv").write_bytes(b"\xef\xbb\xbf" + out.getvalue().encode("utf-8"))
+    assert sheet_cards(load_pack(pack_dir, strict=False)) == EXPECTED
+
+
+def test_values_without_a_column_name_and_repeated_columns_are_one_problem_each(pack_dir):
+    rows = [HEADER + ["", "title"], ROWS[0] + ["a note", "Rook again"], ROWS[1] + ["another note", ""]]
+    write_xlsx(pack_dir / "cards" / "sheet.xlsx", rows)
+    use_sheet(pack_dir, "sheet.xlsx")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    found = sorted((p.code, p.line, p.key, p.get("values")) for p in error.value.problems)
+    assert found == [("sheet.column", 1, "Sheet1!K1", None), ("sheet.column", 2, "Sheet1!J2", 2)]
