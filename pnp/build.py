@@ -106,10 +106,9 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
         plans.append(plan)
         problems.extend(found)
         box = plan_tuckboxes(pack, lang, options.paper, card_thickness_mm=HOME_CARD_THICKNESS_MM,
-                             margin_mm=options.printer_margin_mm)      # a tuck box per deck
+                             margin_mm=options.printer_margin_mm, faces=faces)   # a tuck box per deck
         boxes.append(box)
-        # its back art is the cards' back: a broken template is already reported, once, by the cards
-        problems.extend(p for p in box.problems if not p.code.startswith("template."))
+        problems.extend(box.problems)
     # Text printed under MIN_PRINTED_PT still prints (a designer may want it): a warning, not a refusal.
     small = [p for p in problems if p.code == TEXT_SMALL]
     problems = [p for p in problems if p.code != TEXT_SMALL]

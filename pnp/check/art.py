@@ -4,18 +4,16 @@ it prints (pixels per printed inch along each of its axes; the lower counts).
 - art.resolution  (warning) an image prints at under MIN_ART_PPI: it will look soft or
                   pixelated; once per image and printed size, naming the template and the cards
 
-Faces are rendered as the build renders them; a face that fails is reported by the print checks
-(pnp.check.printing), not here. A pack with no raster file in its folder is not rendered again.
+The faces are those the print checks rendered (pnp.check.printing), as the build renders them; a
+face that fails is reported there, not here.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from pnp.build import faces_of, render_faces
+from pnp.build import PreparedFaces, faces_of
 from pnp.composition import WARNING, Finding, finding
 from pnp.pack import Pack
-from pnp.render.art import RASTER_TYPES
 from pnp.units import PT_PER_MM
 
 ART_RESOLUTION = "art.resolution"
@@ -35,23 +33,30 @@ class _Printed:
     cards: dict[str, None] = field(default_factory=dict)
 
 
-def art_findings(pack: Pack, languages: list[str] | None = None) -> list[Finding]:
-    """An art.resolution warning for each raster image printed under MIN_ART_PPI, once per image
-    and printed size (every language's faces; a language that prints other art counts too)."""
-    if not _has_raster_files(pack.root):
-        return []
-    printed: dict[tuple, _Printed] = {}
-    for lang in languages or pack.languages:
-        prepared, _problems = render_faces(pack, lang, drawings=True)
+class ArtResolution:
+    """Collects, language by language, every raster image as printed; `findings()` gives an
+    art.resolution warning for each one under MIN_ART_PPI, once per image, printed size and
+    template (every language's faces: a language that prints other art counts too)."""
+
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        self.printed: dict[tuple, _Printed] = {}
+
+    def add(self, prepared: PreparedFaces) -> None:
+        """The images of one language's faces (as the print checks rendered them)."""
+        pack = self.pack
         for card, *faces in prepared.cards:
             templates = faces_of(pack, pack.deck(card.deck), card)
             for face, template in zip(faces, templates, strict=True):
                 for use in getattr(face.drawing, "images", ()):
                     size = tuple(round(v / PT_PER_MM, 1) for v in use.printed_pt)
-                    entry = printed.setdefault((use.path, size, template),
-                                               _Printed(use.href, use.path, use.pixels, min(use.ppi), size, template))
+                    entry = self.printed.setdefault((use.path, size, template),
+                                                    _Printed(use.href, use.path, use.pixels, min(use.ppi), size,
+                                                             template))
                     entry.cards[card.base_id] = None
-    return [_warning(pack, entry) for entry in printed.values() if entry.ppi < MIN_ART_PPI]
+
+    def findings(self) -> list[Finding]:
+        return [_warning(self.pack, entry) for entry in self.printed.values() if entry.ppi < MIN_ART_PPI]
 
 
 def _warning(pack: Pack, entry: _Printed) -> Finding:
@@ -71,7 +76,3 @@ def _needed(entry: _Printed) -> str:
     """The pixel size that prints at MIN_ART_PPI at this size."""
     w, h = (round(mm / 25.4 * MIN_ART_PPI) for mm in entry.size_mm)
     return f"{w} x {h}"
-
-
-def _has_raster_files(root: Path) -> bool:
-    return any(path.suffix.lower() in RASTER_TYPES for path in root.rglob("*") if path.is_file())

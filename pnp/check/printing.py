@@ -24,6 +24,7 @@ as the build would. Only print.size, which the build does not check, is an error
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from pnp.build import FACES, TEXT_MISSING, BuildOptions, PreparedFaces, render_components, render_faces
@@ -52,14 +53,18 @@ _TEMPLATE_HINT = "fix the template or the card data it reads"
 
 
 def render_findings(pack: Pack, languages: list[str] | None = None,
-                    reported: set[tuple[str, str]] | None = None) -> list[Finding]:
+                    reported: set[tuple[str, str]] | None = None,
+                    on_faces: Callable[[PreparedFaces], None] | None = None) -> list[Finding]:
     """Render every face and component in every language; their problems as findings. A missing
-    (text key, language) in `reported` is not reported again."""
+    (text key, language) in `reported` is not reported again. `on_faces` sees each language's
+    faces, for checks that measure what was drawn (pnp.check.art), before they are let go."""
     out: list[Finding | None] = []
     reported = reported or set()
     for lang in languages or pack.languages:
         # drawings too: an SVG the compiler cannot draw (template.svg) stops the build, so it fails the check
         prepared, problems = render_faces(pack, lang, drawings=True)
+        if on_faces is not None:
+            on_faces(prepared)
         out.extend(_finding(pack, problem, reported) for problem in problems)
         out.extend(_size_findings(pack, prepared))
         # Boards, parts and aids print text too: draw them on every paper; a problem found on

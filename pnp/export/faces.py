@@ -7,6 +7,7 @@ stays where the template put it, and a bleed is a parameter, not a rescale.
 """
 from __future__ import annotations
 
+import io
 import math
 from dataclasses import dataclass
 
@@ -102,3 +103,16 @@ def draw_face_page(canvas: Canvas, forms: dict[str, str], face: RenderedFace, fr
     canvas.restoreState()
     canvas.showPage()
 
+
+def faces_pdf(faces: list[RenderedFace], frame: Frame, title: str = "", subject: str = "") -> bytes:
+    """An sRGB PDF of `faces`, one per page of the frame's size (each distinct face one form)."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setSubject(subject)
+    canvas.setCreator("pnp")
+    forms: dict[str, str] = {}
+    for face in faces:
+        draw_face_page(canvas, forms, face, frame)
+    canvas.save()
+    return buffer.getvalue()

@@ -23,10 +23,9 @@ from xml.sax.saxutils import escape
 
 import pikepdf
 from pikepdf import ContentStreamInstruction, Name, Operator
-from reportlab.pdfgen.canvas import Canvas
 
 from pnp.export.colour import CmykConverter, ColourConversionError
-from pnp.export.faces import Frame, draw_face_page
+from pnp.export.faces import Frame, faces_pdf
 from pnp.export.shadings import colour_space_kind, convert_shadings
 from pnp.outputfiles import atomic_path
 from pnp.render.faces import RenderedFace
@@ -44,24 +43,11 @@ __all__ = ["ColourConversionError", "convert_instructions", "font_is_embedded", 
 def write_pdfx(target: Path, faces: list[RenderedFace], frame: Frame, converter: CmykConverter, *,
                title: str, subject: str) -> None:
     """Write `faces`, one per page on the frame's page, as a CMYK PDF/X-4 at `target`, atomically."""
-    pdf = pikepdf.open(io.BytesIO(_rgb_pdf(faces, frame, title, subject)))
+    pdf = pikepdf.open(io.BytesIO(faces_pdf(faces, frame, title, subject)))
     make_pdfx(pdf, frame, converter, title)
     with atomic_path(target) as temp:
         pdf.save(temp, force_version=PDF_VERSION, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.disable)
-
-
-def _rgb_pdf(faces: list[RenderedFace], frame: Frame, title: str, subject: str) -> bytes:
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, invariant=1, pageCompression=1)
-    canvas.setTitle(title)
-    canvas.setSubject(subject)
-    canvas.setCreator("pnp")
-    forms: dict[str, str] = {}
-    for face in faces:
-        draw_face_page(canvas, forms, face, frame)
-    canvas.save()
-    return buffer.getvalue()
 
 
 def make_pdfx(pdf: pikepdf.Pdf, frame: Frame, converter: CmykConverter, title: str) -> None:

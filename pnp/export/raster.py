@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image
-from reportlab.pdfgen.canvas import Canvas
 
-from pnp.export.faces import Frame, draw_face_page
-from pnp.outputfiles import atomic_path
+from pnp.export.faces import Frame, faces_pdf
 from pnp.render.faces import RenderedFace
 from pnp.units import PT_PER_IN
 
@@ -29,7 +26,7 @@ def rasterize(faces: list[RenderedFace], frame: Frame, dpi: float,
     pixel_size(frame.page, dpi))."""
     width, height = size or pixel_size(frame.page, dpi)
     for start in range(0, len(faces), FACES_PER_DOCUMENT):
-        document = pdfium.PdfDocument(_faces_pdf(faces[start:start + FACES_PER_DOCUMENT], frame))
+        document = pdfium.PdfDocument(faces_pdf(faces[start:start + FACES_PER_DOCUMENT], frame))
         try:
             for page in document:
                 image = page.render(scale=dpi / PT_PER_IN).to_pil().convert("RGB")
@@ -48,24 +45,8 @@ def _exactly(image: Image.Image, width: int, height: int) -> Image.Image:
     return image.resize((width, height), Image.Resampling.LANCZOS)
 
 
-def _faces_pdf(faces: list[RenderedFace], frame: Frame) -> bytes:
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, invariant=1)
-    forms: dict[str, str] = {}
-    for face in faces:
-        draw_face_page(canvas, forms, face, frame)
-    canvas.save()
-    return buffer.getvalue()
-
-
 def png_bytes(image: Image.Image, dpi: float) -> bytes:
     """PNG with the resolution in its pHYs chunk; no time or text chunks (same input, same bytes)."""
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
     return buffer.getvalue()
-
-
-def write_png(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(target) as temp, open(temp, "wb") as out:
-        out.write(data)

@@ -20,7 +20,7 @@ from pnp.export.colour import CmykConverter, load_cmyk_profile
 from pnp.export.faces import ExportDeck, render_decks
 from pnp.export.pdfx import write_pdfx
 from pnp.export.presets import Preset, find_preset
-from pnp.export.raster import png_bytes, rasterize, write_png
+from pnp.export.raster import png_bytes, rasterize
 from pnp.export.tts import write_deck
 from pnp.outputfiles import Staging, remove_leftovers, staged, write_bytes_atomically
 from pnp.pack import Pack, load_pack
@@ -166,7 +166,7 @@ def _write_pngs(deck: ExportDeck, preset: Preset, dpi: int, out: Path, game: str
     faces = list({face.key: face for _, face in planned}.values())
     images = dict(zip([f.key for f in faces], (png_bytes(im, dpi) for im in rasterize(faces, deck.frame, dpi))))
     for target, face in planned:
-        write_png(target, images[face.key])
+        write_bytes_atomically(target, images[face.key])
     return [target for target, _ in planned]
 
 

@@ -22,15 +22,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp import print_constants as pc
 from pnp.errors import DataError, Problem, Problems
 from pnp.i18n import sheet as sheet_text
 from pnp.i18n.direction import is_rtl
 from pnp.i18n.texts import MissingText, Texts
-from pnp.pack import Deck, Pack
-from pnp.render.faces import FaceMaker
+from pnp.pack import Card, Deck, Pack
+from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TemplateProblem
 from pnp.text.fitreport import FitReport
 from pnp.tuckbox.draw import Art, PanelText, StripText, page_face, write_pdf
@@ -45,6 +45,9 @@ from pnp.tuckbox.geometry import (  # noqa: F401  (re-exported: the sizes caller
 )
 from pnp.tuckbox.pages import PRINTER_MARGIN_MM, PageSpec, Placed, fits, pack_pieces
 from pnp.units import pt_to_mm
+
+if TYPE_CHECKING:                       # pnp.build imports this module
+    from pnp.build import PreparedFaces
 
 TUCKBOX_TOO_LARGE = "tuckbox.too-large"     # a deck's box does not fit the paper even in two pieces
 MAX_CARD_THICKNESS_MM = 3.0                 # thicker than any card stock: a preset's typo, not paper
@@ -147,18 +150,47 @@ def _too_large(problems: Problems, pack: Pack, deck: Deck, size: BoxSize, paper:
                  depth_mm=size.depth, paper=paper)
 
 
-def _art(maker: FaceMaker, pack: Pack, deck: Deck) -> Art | None:
-    """The deck's back, rendered as its cards' backs are; a deck of two-faced cards has no common
-    back: its first card's front, the face the box would show if it were glass."""
-    card = deck.cards[0]
-    template = deck.back or pack.kinds[card.kind].front
-    try:
-        face = maker.face(template, deck, card, "back" if deck.back else "front")
-    except TemplateProblem as error:
-        maker.failures.add(error, card, "back")
-        return None
-    w, h = (pt_to_mm(v) for v in deck.size_pt)
-    return Art(face.key, face.drawing, w, h)
+class _Backs:
+    """Each deck's back as its cards' backs are drawn: taken from the faces the build already
+    rendered when it has them, else rendered here (one FaceMaker, made only when needed)."""
+
+    def __init__(self, pack: Pack, lang: str, faces: PreparedFaces | None):
+        self.pack, self.lang = pack, lang
+        self.drawn = {card.id: (front, back) for card, front, back in faces.cards} if faces else {}
+        self.failed = {card.id for card in pack.cards()} - set(self.drawn) if faces else set()
+        self.maker: FaceMaker | None = None
+
+    def art(self, deck: Deck) -> Art | None:
+        """The deck's back; a deck of two-faced cards has no common back: its first card's front,
+        the face the box would show if it were glass."""
+        card = deck.cards[0]
+        if card.id in self.failed:                       # the build reported its faces; no art
+            return None
+        side = "back" if deck.back else "front"
+        face = self._drawn(deck, card, side) or self._render(deck, card, side)
+        if face is None:
+            return None
+        w, h = (pt_to_mm(v) for v in deck.size_pt)
+        return Art(face.key, face.drawing, w, h)
+
+    def _drawn(self, deck: Deck, card: Card, side: str) -> RenderedFace | None:
+        pair = self.drawn.get(card.id)
+        if pair is None or (side == "back" and self.pack.kinds[card.kind].back is not None):
+            return None                                  # a two-faced card's own back is not the deck's
+        return pair[1] if side == "back" else pair[0]
+
+    def _render(self, deck: Deck, card: Card, side: str) -> RenderedFace | None:
+        if self.maker is None:
+            self.maker = FaceMaker(self.pack, self.lang)
+        template = deck.back or self.pack.kinds[card.kind].front         # side is "back" when deck.back is set
+        try:
+            return self.maker.face(template, deck, card, side)
+        except TemplateProblem as error:
+            self.maker.failures.add(error, card, "back")
+            return None
+
+    def problems(self) -> list:
+        return self.maker.failures.problems() if self.maker is not None else []
 
 
 class _Words:
@@ -205,13 +237,15 @@ def _boxes(pack: Pack, thickness: float, game_box: bool, words: _Words) -> list[
 
 
 def plan_tuckboxes(pack: Pack, lang: str, paper: str = "a4", *, card_thickness_mm: float = HOME_CARD_THICKNESS_MM,
-                   margin_mm: float = PRINTER_MARGIN_MM, game_box: bool = True) -> TuckBoxPlan:
-    """Lay out and draw every box of `pack` in `lang` (see the module's docstring); writes nothing."""
+                   margin_mm: float = PRINTER_MARGIN_MM, game_box: bool = True,
+                   faces: PreparedFaces | None = None) -> TuckBoxPlan:
+    """Lay out and draw every box of `pack` in `lang` (see the module's docstring); writes nothing.
+    `faces`: the cards the build rendered in `lang`, whose backs the boxes show (else rendered here)."""
     _check_arguments(paper, card_thickness_mm, margin_mm)
     plan = TuckBoxPlan(pack, lang, paper, margin_mm)
     problems = Problems()
     words = _Words(pack, lang)
-    maker = FaceMaker(pack, lang)
+    backs = _Backs(pack, lang, faces)
     game = words.own(pack.name, pack.id)
     nets, arts, texts = [], [], []
     for deck, size, name in _boxes(pack, card_thickness_mm, game_box, words):
@@ -225,11 +259,11 @@ def plan_tuckboxes(pack: Pack, lang: str, paper: str = "a4", *, card_thickness_m
             continue
         art_deck = deck if deck is not None else next((d for d in pack.decks if d.back and d.cards),
                                                                  next(d for d in pack.decks if d.cards))
-        arts.append(_art(maker, pack, art_deck) if art_deck is not None else None)
+        arts.append(backs.art(art_deck) if art_deck is not None else None)
         nets.append(TuckBoxNet(deck.id if deck else None, name, size, pieces))
         sizes = f"{size.width:.1f} × {size.height:.1f} × {size.depth:.1f} mm"
         texts.append(PanelText(front=name, game=game if deck is not None else "", sides=name, sizes=sizes))
-    plan.problems.extend(maker.failures.problems())
+    plan.problems.extend(backs.problems())
     plan.pages, placed = pack_pieces([n.pieces for n in nets], paper, margin_mm) if nets else ([], [])
     plan.nets = [TuckBoxNet(n.deck, n.name, n.size, n.pieces, tuple(p for p in placed if p.net == i))
                  for i, n in enumerate(nets)]
