@@ -2,7 +2,7 @@
 concurrent first runs cut once, and a cache folder that cannot be used is a message, not a traceback.
 
 Everything runs pnp in child processes with PNP_CACHE_DIR pointing at a fresh folder, so the cold
-cut is real (it takes tens of seconds: the two cold builds run side by side, once per module).
+cut is real (the two cold builds run side by side, once per module).
 """
 from __future__ import annotations
 
@@ -97,6 +97,17 @@ def test_cut_fonts_are_byte_identical_and_carry_their_digest(cold_builds):
         assert sidecar.read_text().strip() == hashlib.sha256(data).hexdigest()
 
 
+def test_a_warm_build_writes_the_bytes_of_the_cold_one(cold_builds, tmp_path):
+    (cache, cold_out), _ = cold_builds
+    before = cached_fonts(cache)
+
+    result = build(cache, tmp_path / "warm")     # every font it needs is in the cache now
+
+    assert result.returncode == 0, result.stderr
+    assert cached_fonts(cache) == before         # nothing was cut again
+    assert pdfs(tmp_path / "warm") == pdfs(cold_out)
+
+
 def test_a_build_without_arabic_text_cuts_no_arabic_font(cold_builds, tmp_path):
     (cache, _), _ = cold_builds
     latin_only = tmp_path / "cache"
@@ -115,7 +126,7 @@ def test_truncated_empty_and_garbage_cached_fonts_are_cut_again(cold_builds, tmp
     damaged = tmp_path / "cache"
     shutil.copytree(cache, damaged)
     good = cached_fonts(damaged)
-    # Arabic fonts: they cut in seconds (no subsetting); the build registers them all the same.
+    # Arabic fonts: the build registers them all the same.
     truncated = cached_font(damaged, "PnpArabic-CondensedBold")
     truncated.write_bytes(truncated.read_bytes()[:5000])
     empty = cached_font(damaged, "PnpArabic-Bold")
@@ -197,21 +208,20 @@ def test_a_cache_folder_that_refuses_new_files_is_a_message(tmp_path):
     assert not list((cache / "fonts").iterdir())
 
 
-# A child that cuts one font, counting every instancing fontTools does in it. The children of a
-# test wait for each other at a barrier (one file each), so their first runs really overlap.
+# A child that cuts one font, counting every cut it makes. The children of a test wait for each
+# other at a barrier (one file each), so their first runs really overlap.
 CUT_ONE_FONT = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from fontTools.varLib import instancer
     from pnp.text import fonts
 
     log, barrier, me, font = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4]
-    instantiate = instancer.instantiateVariableFont
+    cut = fonts._cut
     def counted(*args, **kwargs):
         with log.open("a") as stream:
             stream.write(me + "\\n")
-        return instantiate(*args, **kwargs)
-    instancer.instantiateVariableFont = counted
+        return cut(*args, **kwargs)
+    fonts._cut = counted
 
     (barrier / me).touch()
     deadline = time.monotonic() + 60
