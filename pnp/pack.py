@@ -61,6 +61,8 @@ class Deck:
     back: str | None
     cards: list[Card]
     file: Path
+    # the card file as loaded (lines of every key): the rules checker reads it here, not again
+    source: Source | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -684,7 +686,8 @@ def _read_decks(root: Path, main: Source, declared: list, kinds: dict[str, Kind]
         if source is not None:
             cards = _read_cards(source, deck_id, index, kinds, reading, problems, checkers, languages,
                                 body.get("kind"))
-        decks.append(Deck(deck_id, str(body.get("name")), size, body.get("back"), cards, root / str(body["cards"])))
+        decks.append(Deck(deck_id, str(body.get("name")), size, body.get("back"), cards, root / str(body["cards"]),
+                          source))
     for kind_id, found in reading.held.items():
         schema.fold_entries(found, reading.bodies.get(kind_id, 0), main, ("kinds", kind_id, "fields"),
                             list(kinds[kind_id].fields), f"all {reading.bodies.get(kind_id, 0)} {kind_id} cards",

@@ -42,55 +42,97 @@ class Source:
         return ""
 
 
-_constructor = yaml.constructor.SafeConstructor()
 # libyaml's composer when PyYAML was built with it (6-13x faster, the same nodes and line marks)
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
+_STR = "tag:yaml.org,2002:str"
+_MERGE = "tag:yaml.org,2002:merge"
+# The safe loader's value makers by tag (int, float, bool, null, timestamp, binary...), called on
+# each scalar node directly: SafeConstructor.construct_object would also remember every node it
+# ever made in a table that lives as long as the constructor (every value of every file, for good).
+_SCALARS = yaml.constructor.SafeConstructor.yaml_constructors
+_constructor = yaml.constructor.SafeConstructor()     # holds no state the scalar makers use
+_UNREADABLE = object()                                # a scalar reported as a problem
 
 
 class _TooLarge(Exception):
     """The file expands past MAX_VALUES values or nests past MAX_DEPTH levels."""
 
 
-def _construct(node: yaml.Node, path: tuple, lines: dict, source_file: Path, problems: Problems,
-               budget: list[int]):
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _TooLarge(f"the file expands to more than {MAX_VALUES:,} values (YAML aliases?)")
-    if len(path) > MAX_DEPTH:
-        raise _TooLarge(f"values nest more than {MAX_DEPTH} levels deep")
-    lines.setdefault(path, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
+class _Builder:
+    """Plain Python values from one file's composed nodes, the line of every key path in `lines`."""
+
+    def __init__(self, file: Path, problems: Problems):
+        self.file, self.problems = file, problems
+        self.lines: dict[tuple, int] = {}
+        self.budget = MAX_VALUES
+
+    def value(self, node: yaml.Node, path: tuple):
+        self.budget -= 1
+        if self.budget < 0:
+            raise _TooLarge(f"the file expands to more than {MAX_VALUES:,} values (YAML aliases?)")
+        if len(path) > MAX_DEPTH:
+            raise _TooLarge(f"values nest more than {MAX_DEPTH} levels deep")
+        lines = self.lines
+        lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            items = []
+            for index, item in enumerate(node.value):
+                child = path + (index,)
+                lines[child] = item.start_mark.line + 1
+                items.append(self.value(item, child))
+            return items
+        if len(node.value) > MAX_TEXT_CHARS:
+            # reported, not raised: the rest of the file is still checked (a long text is one defect)
+            self.problems.add("yaml.too-large", self.file, node.start_mark.line + 1, _dotted(path),
+                              f"a value of {len(node.value):,} characters, more than the "
+                              f"{MAX_TEXT_CHARS:,} one value may hold")
+        if node.tag == _STR:
+            return node.value
+        value = self.scalar(node, path)
+        return None if value is _UNREADABLE else value
+
+    def mapping(self, node: yaml.MappingNode, path: tuple) -> dict:
         result: dict = {}
         for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                problems.add("yaml.unsupported", source_file, key_node.start_mark.line + 1, "<<", "YAML merge keys are not supported")
+            line = key_node.start_mark.line + 1
+            if key_node.tag == _MERGE:
+                self.problems.add("yaml.unsupported", self.file, line, "<<", "YAML merge keys are not supported")
                 continue
-            key = _constructor.construct_object(key_node)
+            if isinstance(key_node, yaml.ScalarNode):
+                key = key_node.value if key_node.tag == _STR else self.scalar(key_node, path)
+            else:                                                  # `? [a, b]`: a list or mapping as a key
+                key = yaml.constructor.SafeConstructor().construct_object(key_node, deep=True)
+            if key is _UNREADABLE:
+                continue
             if not isinstance(key, (str, int)):
-                problems.add("yaml.unsupported", source_file, key_node.start_mark.line + 1, str(key), "keys must be plain words")
+                self.problems.add("yaml.unsupported", self.file, line, str(key), "keys must be plain words")
                 continue
             child = path + (key,)
             if key in result:
-                problems.add("yaml.duplicate-key", source_file, key_node.start_mark.line + 1, _dotted(child),
-                             f"duplicate key {key!r} (first on line {lines[child]})")
+                self.problems.add("yaml.duplicate-key", self.file, line, _dotted(child),
+                                  f"duplicate key {key!r} (first on line {self.lines[child]})")
                 continue
-            lines[child] = key_node.start_mark.line + 1
-            result[key] = _construct(value_node, child, lines, source_file, problems, budget)
+            self.lines[child] = line
+            result[key] = self.value(value_node, child)
         return result
-    if isinstance(node, yaml.SequenceNode):
-        items = []
-        for index, item in enumerate(node.value):
-            child = path + (index,)
-            lines[child] = item.start_mark.line + 1
-            items.append(_construct(item, child, lines, source_file, problems, budget))
-        return items
-    if isinstance(node.value, str) and len(node.value) > MAX_TEXT_CHARS:
-        # reported, not raised: the rest of the file is still checked (a long text is one defect)
-        problems.add("yaml.too-large", source_file, node.start_mark.line + 1, _dotted(path),
-                     f"a value of {len(node.value):,} characters, more than the {MAX_TEXT_CHARS:,} one value may hold")
-    return _constructor.construct_object(node)
+
+    def scalar(self, node: yaml.Node, path: tuple):
+        """A number, true/false, null, date...; a tag the safe loader does not know (`!foo`,
+        `!!python/object`) or a value its tag cannot read (`!!int abc`) is a problem (_UNREADABLE)."""
+        make = _SCALARS.get(node.tag)
+        tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+        try:
+            if make is None:
+                raise yaml.constructor.ConstructorError(None, None, f"the tag {tag} is not supported")
+            return make(_constructor, node)
+        except (yaml.YAMLError, ValueError, TypeError) as error:
+            shown = node.value if len(node.value) <= 40 else node.value[:40] + "..."
+            reason = getattr(error, "problem", None) or f"cannot read {shown!r} as {tag}"
+            self.problems.add("yaml.unsupported", self.file, node.start_mark.line + 1, _dotted(path),
+                              f"{reason} (write plain YAML values: text, numbers, true/false, lists, mappings)")
+            return _UNREADABLE
 
 
 def _dotted(path: tuple) -> str:
@@ -157,10 +199,10 @@ def load_source(file: Path, problems: Problems) -> Source | None:
         snippet = text.splitlines()[line - 1].strip() if 0 < line <= len(text.splitlines()) else ""
         problems.add("yaml.syntax", file, line, "", f"YAML syntax error: {reason}", snippet)
         return None
-    lines: dict[tuple, int] = {}
+    builder = _Builder(file, problems)
     try:
-        value = None if node is None else _construct(node, (), lines, file, problems, [MAX_VALUES])
+        value = None if node is None else builder.value(node, ())
     except _TooLarge as error:
-        problems.add("yaml.too-large", file, max(lines.values(), default=0), "", str(error))
+        problems.add("yaml.too-large", file, max(builder.lines.values(), default=0), "", str(error))
         return None
-    return Source(file, value, lines, text.splitlines())
+    return Source(file, value, builder.lines, text.splitlines())

@@ -101,3 +101,34 @@ def test_a_value_of_the_wrong_type_is_one_message_not_a_traceback(tmp_path, game
     assert result.returncode == 2, result.stdout + result.stderr
     findings = json.loads(result.stdout)["findings"]
     assert [(f["rule"], Path(f["file"]).name, f["key"]) for f in findings] == [("schema.type", file, key)]
+
+
+TAGGED = """- {id: red, hue: 0}
+- {id: blue, hue: !!int ten}
+- {id: green, hue: !!python/object:os.system 120}
+- !shade {id: grey, hue: 0}
+"""
+
+
+def test_a_tag_yaml_cannot_read_is_one_message_at_its_line_not_a_traceback(tiny_pack):
+    (tiny_pack / "colours.yaml").write_text(TAGGED, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "pnp.cli", "check", str(tiny_pack), "--no-print", "--format", "json"],
+                            capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 2, result.stdout + result.stderr
+    findings = json.loads(result.stdout)["findings"]
+    assert [(f["rule"], Path(f["file"]).name, f["line"], f["key"]) for f in findings
+            if f["rule"].startswith("yaml.")] == [("yaml.unsupported", "colours.yaml", 2, "[1].hue"),
+                                                  ("yaml.unsupported", "colours.yaml", 3, "[2].hue")]
+    messages = [f["message"] for f in findings if f["rule"] == "yaml.unsupported"]
+    assert "cannot read 'ten' as !!int" in messages[0]
+    assert "the tag !!python/object:os.system is not supported" in messages[1]
+
+
+def test_a_key_that_is_not_a_word_is_one_message(tmp_path):
+    file = tmp_path / "keys.yaml"
+    file.write_text("? [tuple, key]\n: 1\n!odd k: 2\nfine: 3\n", encoding="utf-8")
+    problems = Problems()
+    source = load_source(file, problems)
+    assert source is not None and source.value == {"fine": 3}
+    assert [(p.code, p.line) for p in problems.items] == [("yaml.unsupported", 1), ("yaml.unsupported", 3)]

@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.errors import Problems
 from pnp.pack import Card, Pack
-from pnp.yamlsource import Source, dotted, load_source
+from pnp.yamlsource import Source, dotted
 
 MISSING = object()
 
@@ -68,12 +67,14 @@ def _dig(value: Any, dotted_name: str) -> Any:
 
 
 class ItemIndex:
-    """Builds items for one pack; card files are re-read once to get per-field lines."""
+    """Builds items for one pack, with the per-field lines of the card files the loader read
+    (each deck keeps its loaded file: nothing is parsed again)."""
 
     def __init__(self, pack: Pack):
         self.pack = pack
-        self._card_sources: dict[Path, Source | None] = {}
         self._card_items: list[Item] | None = None
+        self._sources = {deck.source.file: deck.source for deck in pack.decks if deck.source is not None}
+        self._entries: dict[Path, dict[int, int]] = {}      # card file -> line -> index of the entry there
 
     # -- cards ---------------------------------------------------------------------------------
     def card_items(self) -> list[Item]:
@@ -81,19 +82,19 @@ class ItemIndex:
             self._card_items = [self._card_item(card) for card in self.pack.cards()]
         return self._card_items
 
-    def _card_source(self, file: Path) -> Source | None:
-        if file not in self._card_sources:
-            self._card_sources[file] = load_source(file, Problems())
-        return self._card_sources[file]
+    def _entry_at(self, source: Source, line: int) -> int | None:
+        """Index of the card entry that starts on `line` of the card file (the first, if several)."""
+        if source.file not in self._entries:
+            lines: dict[int, int] = {}
+            for index in range(len(source.value) if isinstance(source.value, list) else 0):
+                lines.setdefault(source.lines.get((index,), 0), index)
+            self._entries[source.file] = lines
+        return self._entries[source.file].get(line)
 
     def _card_item(self, card: Card) -> Item:
-        source = self._card_source(card.file)
-        path: tuple = ()
-        if source is not None and isinstance(source.value, list):
-            for index in range(len(source.value)):
-                if source.lines.get((index,)) == card.line:
-                    path = (index,)
-                    break
+        source = self._sources.get(card.file)
+        index = self._entry_at(source, card.line) if source is not None else None
+        path: tuple = () if index is None else (index,)
         value = {"id": card.base_id, "instance": card.id, "kind": card.kind, "deck": card.deck,
                  "quantity": card.quantity, "copy": card.copy, **card.fields}
         return Item(f"card {card.base_id}", value, source if path else None, path, card.file, card.line, card)
