@@ -101,6 +101,26 @@ def test_a_cff_otf_is_converted_into_the_cache_the_same_every_time(tmp_path):
     assert f'font-family="{name}"' in markup
 
 
+def test_a_variable_ttf_is_cut_at_its_default_instance_into_the_cache(tmp_path):
+    variable = fonts.NOTO_SANS.read_bytes()          # wght 100-900 (default 400), wdth 62.5-100
+    root = pack_with_fonts(tmp_path, "  display: {file: fonts/Var.ttf}\n", {"Var.ttf": variable})
+    assets, problems = assets_and_problems(load_pack(str(root)))
+    assert problems == []
+    converted = fonts.font_path(fonts.chain_names(assets.style("display"))[0])
+    assert converted.parent == fonts.cache_dir()
+    from fontTools.ttLib import TTFont
+    static, source = TTFont(converted), TTFont(fonts.NOTO_SANS)
+    assert not {"fvar", "gvar", "HVAR"} & set(static.keys())          # no variations left to ignore
+    assert static["OS/2"].usWeightClass == 400
+    cmap, default = static.getBestCmap(), source.getBestCmap()
+    assert set(cmap) == set(default)                                   # every character kept
+    # the default instance is the variable font's own outlines and advances: W, its widest letter
+    assert static["hmtx"][cmap[ord("W")]] == source["hmtx"][default[ord("W")]]
+    assert static["head"].created == source["head"].created            # no time of the cut stamped
+    from pnp.text.packfonts import _converted
+    assert _converted(variable) == converted.read_bytes()
+
+
 @pytest.mark.parametrize("data, reason", [
     (b"not a font at all\n" * 100, "is not a font that can be read"),
     (None, "is not a font that can be read"),             # truncated (made below)

@@ -120,12 +120,17 @@ def _source_digest(source: Path = NOTO_SANS) -> str:
 
 
 @lru_cache(maxsize=None)
-def cut_version() -> str:
-    """What a cut's bytes depend on besides the source font and the style: the cutting code's
-    format and the HarfBuzz that cuts (another HarfBuzz may round a point differently)."""
+def harfbuzz_version() -> str:
+    """The HarfBuzz that cuts fonts (another one may round a point differently): cached cuts
+    carry it in their file name."""
     import uharfbuzz as hb
 
-    return f"v{INSTANCE_FORMAT}-hb{hb.version_string()}"
+    return f"hb{hb.version_string()}"
+
+
+def cut_version() -> str:
+    """What a cut's bytes depend on besides the source font and the style."""
+    return f"v{INSTANCE_FORMAT}-{harfbuzz_version()}"
 
 
 def _instance_path(style: FontStyle) -> Path:
@@ -161,29 +166,44 @@ def _cut(style: FontStyle) -> bytes:
     HarfBuzz's subsetter keeps the style's characters and pins the axes in one pass, in C: about
     20 ms a style where fontTools' instancer took 3-9 s (the first build on a new machine was 4-7x
     a warm one). Its outlines, advances and kerning match fontTools' instances to the rounding
-    unit (1/1000 em at most). It keeps the source's `head` dates (no time of the cut is stamped),
-    every layout feature and name; only the names that make each instance its own are rewritten."""
+    unit (1/1000 em at most)."""
+    try:
+        static = instance(style.source.read_bytes(), style.axes, style.ranges)
+    except ValueError as error:
+        raise PnpError(f"cannot cut font {style.name} from {style.source}: {error}") from None
+    return _renamed(static, style.name)
+
+
+def instance(data: bytes, axes: tuple[tuple[str, float], ...] | None,
+             ranges: tuple[tuple[int, int], ...] | None = None) -> bytes:
+    """The variable font `data` as a static font, cut by HarfBuzz's subsetter: its axes pinned at
+    `axes` (None: at their defaults), the characters in `ranges` kept (None: every one it maps),
+    with every layout feature and name. The source's `head` dates are kept (no time of the cut is
+    stamped): the same input gives the same bytes. ValueError if HarfBuzz cannot cut it."""
     import uharfbuzz as hb
 
-    face = hb.Face(hb.Blob(style.source.read_bytes()))
+    face = hb.Face(hb.Blob(data))
     request = hb.SubsetInput()
     characters = request.sets(hb.SubsetInputSets.UNICODE)
-    if style.ranges is None:
-        characters.invert()                                   # every character the font maps
+    if ranges is None:
+        characters.invert()
     else:
-        for first, last in style.ranges:
+        for first, last in ranges:
             characters.add_range(first, last)
     for kept in (hb.SubsetInputSets.LAYOUT_FEATURE_TAG, hb.SubsetInputSets.NAME_ID, hb.SubsetInputSets.NAME_LANG_ID):
         everything = request.sets(kept)                       # all of them, not HarfBuzz's defaults
         everything.clear()
         everything.invert()
-    for tag, value in style.axes:
-        request.pin_axis_location(face, tag, value)
+    if axes is None:
+        request.pin_all_axes_to_default(face)
+    else:
+        for tag, value in axes:
+            request.pin_axis_location(face, tag, value)
     request.flags = hb.SubsetFlags.NOTDEF_OUTLINE | hb.SubsetFlags.GLYPH_NAMES
     static = hb.subset(face, request)
     if static is None:
-        raise PnpError(f"cannot cut font {style.name} from {style.source}: HarfBuzz's subsetter failed")
-    return _renamed(bytes(static.blob.data), style.name)
+        raise ValueError("HarfBuzz's subsetter could not cut it")
+    return bytes(static.blob.data)
 
 
 def _renamed(data: bytes, name: str) -> bytes:

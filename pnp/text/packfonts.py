@@ -13,7 +13,7 @@ hash (`Pack-<id>-<hash>`):
 - an OpenType font with CFF outlines, which ReportLab cannot embed, is converted to TrueType
   outlines with fontTools' cu2qu (the fontTools otf2ttf recipe) into the font cache; the same file
   always gives the same bytes;
-- a variable font is instanced at its default axis values into the font cache;
+- a variable font is instanced at its default axis values into the font cache (by HarfBuzz);
 - anything else (not a font, truncated, CFF2, over MAX_FONT_BYTES, no Unicode cmap, a font that
   forbids embedding) is a `font.unusable` problem at pack.yaml's line of that file.
 
@@ -58,7 +58,7 @@ FONTS = schema.Schema("", "fonts", values=FONT)
 
 FONT_UNUSABLE = "font.unusable"
 FONT_COVERAGE = "font.coverage"
-CONVERT_FORMAT = 1                     # bump when _converted changes: stale cached conversions are not reused
+CONVERT_FORMAT = 2                     # bump when _converted changes: stale cached conversions are not reused
 _UPRIGHT_ARABIC = {"italic": "regular", "bold-italic": "bold"}
 
 
@@ -84,7 +84,7 @@ def prepared_font(path: Path, pack_id: str, stamp: tuple[int, int]) -> str:
         raise FontFileError(f"{path.name} has CFF2 (variable OpenType) outlines, which cannot be embedded: "
                             "use a TTF or a static OTF")
     if "CFF " in font or "fvar" in font:
-        target = fonts.cache_dir() / f"{name}-v{CONVERT_FORMAT}.ttf"
+        target = fonts.cache_dir() / f"{name}-v{CONVERT_FORMAT}-{fonts.harfbuzz_version()}.ttf"
         source = fonts.cut_into_cache(target, lambda: _converted(data))
     else:
         source = path
@@ -123,16 +123,18 @@ def _check_reportlab(name: str, source: Path, file: str) -> None:
 
 
 def _converted(data: bytes) -> bytes:
-    """`data` as a static TrueType-outline font: variable fonts at their default instance, CFF
-    outlines turned quadratic (fontTools' otf2ttf recipe). Dates are the source's own."""
+    """`data` as a static TrueType-outline font: a variable font at its default instance (cut by
+    HarfBuzz, as the shipped fonts are: milliseconds), CFF outlines turned quadratic (fontTools'
+    otf2ttf recipe). Dates are the source's own."""
     from fontTools.ttLib import TTFont as FontToolsFont
-    from fontTools.varLib import instancer
 
     font = FontToolsFont(io.BytesIO(data), recalcTimestamp=False)
-    created, modified = font["head"].created, font["head"].modified
     if "fvar" in font:
-        defaults = {axis.axisTag: axis.defaultValue for axis in font["fvar"].axes}
-        font = instancer.instantiateVariableFont(font, defaults, static=True, inplace=True)
+        try:
+            return fonts.instance(data, None)
+        except ValueError as error:
+            raise FontFileError(f"its default instance cannot be made ({error})") from None
+    created, modified = font["head"].created, font["head"].modified
     if "CFF " in font:
         _cff_to_glyf(font)
     font["head"].created, font["head"].modified = created, modified
