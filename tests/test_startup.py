@@ -51,11 +51,3 @@ def test_a_build_never_imports_the_engines_the_checker_or_the_report(tmp_path):
                             "standalone_mode=False)")
     assert (tmp_path / "tiny" / "tiny-cards-en-a4.pdf").is_file()
     assert [name for name in BUILD_NEVER if loaded(modules, name)] == []
-
-
-def test_check_without_the_print_checks_loads_no_renderer():
-    modules = modules_after("import pnp.cli\n"
-                            f"pnp.cli.main(['check', {str(TINY)!r}, '--no-print'], standalone_mode=False)")
-    assert loaded(modules, "pnp.composition")          # the rules did run
-    assert [name for name in ("pnp.build", "pnp.render", "pnp.sheets", "pnp.engines", "svgwrite", "matplotlib")
-            if loaded(modules, name)] == []

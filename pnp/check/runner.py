@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from pnp.check.art import ArtResolution
+from pnp.check.printing import render_findings
 from pnp.composition import ERROR, WARNING, Finding, check_composition, finding
 from pnp.errors import Problem, Problems
 from pnp.pack import Pack, UnknownGameError, find_pack, read_pack
@@ -80,11 +82,6 @@ def check_pack(name_or_path: str | Path, checks: frozenset | set = ALL_CHECKS,
         loaded = missing_texts(findings)
         findings.extend(f for f in check_composition(pack) if _missing_text(f) not in loaded)
     if "print" in checks:
-        # the print checks render every face through pnp.build: imported only when they run, so
-        # `pnp check --no-print` loads no renderer
-        from pnp.check.art import ArtResolution
-        from pnp.check.printing import render_findings
-
         art = ArtResolution(pack)                       # measured on the faces the print checks draw
         findings.extend(render_findings(pack, languages, missing_texts(findings), art.add))
         if not any(f.fatal for f in findings):          # faces that fail are reported, not measured
