@@ -30,7 +30,7 @@ class Legality(Turns):
                 ms = [PASS << 16]
             else:
                 t = hand[0]
-                ms = (list(self.PLAYS[t][self._acc >> (t << 3) & self._live]) or
+                ms = (list(self.PLAYS[t][self._acc[t] & self._live]) or
                       [DISCARD << 16 | t << 8])
             self._legal_memo = ms[:]
             return ms
@@ -43,7 +43,7 @@ class Legality(Turns):
         plays: list[int] = []
         if self.special_used:                               # Z11: once a turn
             for t in set(self.hands[p]):                    # Z3: an item onto your own table,
-                plays += PLAYS[t][acc >> (t << 3) & (own if t < S else others)]  # a zombie not
+                plays += PLAYS[t][acc[t] & (own if t < S else others)]  # a zombie onto another's
             if not plays:                                   # no normal play possible: Z6
                 plays.append(self._z6_move())
             self._legal_memo = plays[:]
@@ -51,19 +51,18 @@ class Legality(Turns):
         SPECIALS = self.SPECIALS
         specials: list[int] = []
         R = self.ROACH
-        zsh = S << 3                                        # a zombie's byte above its item's
+        iok = self._iok
         zok = self._zok & own
         for t in set(self.hands[p]):
-            sh = t << 3
-            seats = acc >> sh                               # Z5
+            seats = acc[t]                                  # Z5
             if t < S:
                 plays += PLAYS[t][seats & own]              # Z3: an item onto your own table
                 # Z11: onto another's, Z12: not its 5th item unless its zombie is there (Z4)
-                specials += SPECIALS[t][seats & others & (~acc >> sh + zsh | self._iok)]
+                specials += SPECIALS[t][seats & others & (iok | ~acc[t + S])]
             else:
                 plays += PLAYS[t][seats & others]           # Z3: a zombie onto another's
                 # Z11: onto your own, Z12: not your 5th zombie unless it cancels an item (Z4)
-                specials += SPECIALS[t][seats & own & (zok if t == R else ~acc >> sh - zsh | zok)]
+                specials += SPECIALS[t][seats & own & (zok if t == R else zok | ~acc[t - S])]
         if not plays:                                       # no normal play possible: Z6
             specials.append(self._z6_move())
         ms = plays + specials

@@ -15,7 +15,7 @@ zombies ``PC[tab >> S]`` (Z8, the symbol-less ones included). Two per-type table
   symbol-less zombie a bit that is never set (Z14: never cancelled).
 
 ``_move_for`` asks these per (card, seat). The move generator (``legal_moves``) asks the same
-rules for every seat at once: the position keeps, per card type t, the byte ``_acc >> 8 t`` of
+rules for every seat at once: the position keeps, per card type t, the seat mask ``_acc[t]`` of
 the seats whose table can take t (Z5), and the seat masks ``_iok`` / ``_zok`` of the tables
 below their 5th item / 5th zombie (Z12); a card lands, a table changes, and ``_place`` sets the
 bits that change. tests/test_movegen.py checks the lists against ``_move_for`` seat by seat.
@@ -46,12 +46,12 @@ def seat_moves(kind: int, nt: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 @functools.lru_cache(maxsize=16)
 def _rule_tables(d: ZRData, roach_cap: int) -> tuple:
-    """IM, FULL, TWIN (module docstring), the generator's column mask and move tables of deck
+    """IM, FULL, TWIN (module docstring) and the generator's move tables of deck
     ``d`` with ``roach_cap`` symbol-less zombies to a table (built once per deck, shared)."""
     S, R = d.S, d.ROACH
     return ((1 << S) - 1, (*range(2 * S), R + roach_cap - 1),
-            (*range(S, 2 * S), *range(S), R + d.copies[R]), sum(1 << 8 * t for t in range(d.NT)),
-            seat_moves(PLAY, d.NT), seat_moves(SPECIAL, d.NT))
+            (*range(S, 2 * S), *range(S), R + d.copies[R]), seat_moves(PLAY, d.NT),
+            seat_moves(SPECIAL, d.NT))
 
 
 def put(tab: int, t: int) -> int:
@@ -69,7 +69,7 @@ class Rules(GameState):
     __slots__ = ("data", "S", "ROACH", "IM", "PC", "FULL", "TWIN", "win_items", "lose_zombies",
                  "roach_cap", "deck", "discard", "hands", "tables", "alive", "living",
                  "special_used", "z6_used", "phase", "turns", "_outcome", "max_turns", "rep_limit",
-                 "_seen", "turn", "players", "_acc", "_iok", "_zok", "_live", "_col",
+                 "_seen", "turn", "players", "_acc", "_iok", "_zok", "_live",
                  "PLAYS", "SPECIALS")
 
     data: ZRData
@@ -93,11 +93,10 @@ class Rules(GameState):
     phase: int
     turns: int
     _outcome: Outcome | None
-    _acc: int               # bit 8 t + q: q's table can take card type t (Z5)
+    _acc: list[int]         # per card type t, bit q: q's table can take t (Z5)
     _iok: int               # bit q: q's table holds fewer than win_items - 1 items (Z12)
     _zok: int               # bit q: fewer than lose_zombies - 1 zombies (Z12)
     _live: int              # bit q: q is a living player
-    _col: int               # bit 8 t for every card type t (seat 0's bit of each byte)
     PLAYS: tuple            # seat_moves(PLAY): [t][seats] -> moves
     SPECIALS: tuple         # seat_moves(SPECIAL)
 
@@ -106,19 +105,19 @@ class Rules(GameState):
         self.ROACH = d.ROACH
         self.PC = d.popcount
         self.roach_cap = roach_cap
-        (self.IM, self.FULL, self.TWIN, self._col, self.PLAYS,
-         self.SPECIALS) = _rule_tables(d, roach_cap)
+        self.IM, self.FULL, self.TWIN, self.PLAYS, self.SPECIALS = _rule_tables(d, roach_cap)
 
     # ---------------------------------------------------------------- the generator's masks
-    def _fresh_masks(self) -> tuple[int, int, int, int]:
+    def _fresh_masks(self) -> tuple[list[int], int, int, int]:
         """``_acc``, ``_iok``, ``_zok`` and ``_live`` computed afresh from the tables (a zombie
         player's table is empty: it takes everything)."""
-        acc = iok = zok = 0
+        iok = zok = 0
         FULL, PC, IM, S = self.FULL, self.PC, self.IM, self.S
+        acc = [0] * len(FULL)
         for q, tab in enumerate(self.tables):
             for t, bit in enumerate(FULL):
                 if not tab >> bit & 1:                                  # Z5
-                    acc |= 1 << (t << 3 | q)
+                    acc[t] |= 1 << q
             iok |= (PC[tab & IM] + 1 < self.win_items) << q           # Z12
             zok |= (PC[tab >> S] + 1 < self.lose_zombies) << q
         return acc, iok, zok, sum(1 << q for q, a in enumerate(self.alive) if a)
@@ -131,7 +130,7 @@ class Rules(GameState):
     def _empty_masks(self, n: int) -> None:
         """The masks of ``n`` living players with empty tables (a new game), directly."""
         every = (1 << n) - 1
-        self._acc = self._col * every                   # every table takes every card (Z5)
+        self._acc = [every] * len(self.FULL)            # every table takes every card (Z5)
         self._iok = every if 1 < self.win_items else 0  # Z12: 0 items, 0 zombies
         self._zok = every if 1 < self.lose_zombies else 0
         self._live = every
@@ -172,7 +171,7 @@ class Rules(GameState):
         """Card type t onto q's table, no rule applied (see ``put``)."""
         tab = self.tables[q] = put(self.tables[q], t)
         if tab >> self.FULL[t] & 1:                                     # Z5: t no more
-            self._acc &= ~(1 << (t << 3 | q))
+            self._acc[t] &= ~(1 << q)
         self._recount(q, tab)
 
     # ---------------------------------------------------------------- who may play what where
@@ -213,7 +212,7 @@ class Rules(GameState):
     def _zombie_targets(self, t: int) -> list[int]:
         """Z9: the living seats, ascending, whose table can take a zombie player's card t (Z5;
         Z12 does not apply)."""
-        seats = self._acc >> (t << 3) & self._live                        # Z5
+        seats = self._acc[t] & self._live                                 # Z5
         return [q for q in range(self.players) if seats >> q & 1]
 
     # ---------------------------------------------------------------- a card lands
@@ -226,14 +225,14 @@ class Rules(GameState):
         twin = self.TWIN[t]
         if tab >> twin & 1:                                             # Z4: pair cancels
             tab = tables[q] = tab ^ 1 << twin
-            self._acc |= 1 << (twin << 3 | q)                           # room for twin (Z5)
+            self._acc[twin] |= 1 << q                                   # room for twin (Z5)
             self._recount(q, tab)
             self.discard += (t, twin)
             self.fire("Z4")
             return
         tab = tables[q] = tab | (tab >> t) + 1 << t                     # put(tab, t)
         if tab >> self.FULL[t] & 1:                                     # Z5: t no more
-            self._acc &= ~(1 << (t << 3 | q))
+            self._acc[t] &= ~(1 << q)
         if t < self.S:
             items = self.PC[tab & self.IM]
             if items + 1 >= self.win_items:                             # Z12 from now on
@@ -257,7 +256,8 @@ class Rules(GameState):
         self.hands[q] = []                          # a new list, like alive (see _snapshot)
         self.discard += self._table_types(q)
         self.tables[q] = 0
-        self._acc |= self._col << q                                     # an empty table
+        b = 1 << q
+        self._acc = [a | b for a in self._acc]                          # an empty table
         self._recount(q, 0)
         self.alive = [*self.alive]
         self.alive[q] = False

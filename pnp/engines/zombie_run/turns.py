@@ -183,11 +183,11 @@ class Turns(Rules):
     # A move never changes a hand, ``alive`` or ``_seen`` in place: it puts a new list (dict)
     # there, so the undo record keeps the old ones by reference. The discard pile only grows
     # in place during a move, or is replaced by a new list (Z13), so the record keeps the list
-    # and its length. The deck and the tables are copied.
+    # and its length. The deck, the tables and the Z5 masks are copied.
     def _snapshot(self) -> tuple:
         return (self.deck[:], self.discard, len(self.discard), self.hands[:], self.tables[:],
                 self.alive, self.living, self.special_used, self.z6_used, self.phase,
-                self.turns, self._outcome, self._seen, self._acc, self._iok, self._zok, self._live)
+                self.turns, self._outcome, self._seen, self._acc[:], self._iok, self._zok, self._live)
 
     def _restore(self, snap: tuple) -> None:
         (self.deck, discard, n, self.hands, self.tables, self.alive, self.living,
