@@ -99,12 +99,13 @@ def reference_play(games: int) -> tuple[int, int] | None:
         st = game.new_initial_state()
         while not st.is_terminal():
             if st.is_chance_node():
+                outcomes = st.chance_outcomes()       # (action, probability) pairs
                 x = rng.random()
-                for action, p in st.chance_outcomes():
-                    x -= p
-                    if x < 0:
-                        break
-                st.apply_action(action)
+                k = 0
+                while k < len(outcomes) - 1 and x >= outcomes[k][1]:
+                    x -= outcomes[k][1]
+                    k += 1
+                st.apply_action(outcomes[k][0])
                 continue
             moves = st.legal_actions()
             st.apply_action(moves[rng.randbelow(len(moves))])

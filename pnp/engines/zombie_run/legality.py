@@ -46,8 +46,8 @@ class Legality(Turns):
                 plays += PLAYS[t][acc[t] & (own if t < S else others)]  # a zombie onto another's
             if not plays:                                   # no normal play possible: Z6
                 plays.append(self._z6_move())
-            self._legal_memo = plays[:]
-            return plays
+            self._legal_memo = plays
+            return plays[:]
         SPECIALS = self.SPECIALS
         specials: list[int] = []
         R = self.ROACH
@@ -65,9 +65,9 @@ class Legality(Turns):
                 specials += SPECIALS[t][seats & own & (zok if t == R else zok | ~acc[t - S])]
         if not plays:                                       # no normal play possible: Z6
             specials.append(self._z6_move())
-        ms = plays + specials
-        self._legal_memo = ms[:]
-        return ms
+        plays += specials
+        self._legal_memo = plays
+        return plays[:]
 
     def _legal_one(self, move: object) -> bool:
         """Is ``move`` legal here? O(hand) without building the move list."""

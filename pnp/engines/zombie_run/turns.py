@@ -14,6 +14,7 @@ from pnp.engines.zombie_run.moves import DISCARD, DISCARD_HAND, PASS, PLAY, SPEC
 from pnp.engines.zombie_run.rules import PH_LIVING, PH_ZOMBIE, Rules
 
 ZT = tuple(f"zt{q}" for q in range(8))      # counter keys: zombie cards played onto seat q
+ZT_LOG = tuple((key, 1) for key in ZT)      # their entries in the counters' undo log
 CIRCULATION = 6     # a turn start with at most this many cards in deck + discard can repeat
 
 
@@ -112,7 +113,7 @@ class Turns(Rules):
                 self._finish((), f"position repeated {c} times (seed {self.seed!r})",
                              "repetition")
                 return
-        self.phase = PH_LIVING if self.alive[p] else PH_ZOMBIE
+        self.phase = PH_LIVING if self._live >> p & 1 else PH_ZOMBIE
         if self.deck:                                       # Z3 / Z9: draw a card
             self.hands[p] = [*self.hands[p], self.deck.pop()]
         else:
@@ -142,9 +143,8 @@ class Turns(Rules):
             if kind == PLAY:
                 rule = "Z9" if self.phase == PH_ZOMBIE else "Z3"
                 if t >= self.S and q != p:                  # stats: zombies played onto q
-                    key = ZT[q]
-                    self.counters[key] += 1
-                    self._count_log.append((key, 1))
+                    self.counters[ZT[q]] += 1
+                    self._count_log.append(ZT_LOG[q])
             else:
                 rule = "Z11"
                 self.special_used = True
