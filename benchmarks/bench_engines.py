@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_engines.py [--quick] [--before /path/to/old/checkout]
 
-The one throughput definition (docs/engines.md, issue 13): a game is played from ``new()`` to
+The one throughput definition (issue 13; docs/rules/zombie-run.md, Speed): a game is played from ``new()`` to
 its end; at every ply ``legal_moves()`` is generated (the whole list, as a search or RL agent
 needs it), one move is picked uniformly from it (``Rng.randbelow``) and ``push``-ed (its
 legality check and every automatic step it triggers included). **actions/s** = pushes per CPU
