@@ -25,7 +25,6 @@ class Playout(Legality):
         identically, so they reach the same final state (tested)."""
         ch = chooser or random.Random(seed)
         rnd = ch.random
-        self._legal_memo = None             # the position changes outside push
         self._undo.clear()
         self.move_stack.clear()
         if fast:
@@ -36,6 +35,7 @@ class Playout(Legality):
             while self._outcome is None:
                 apply(pick(rnd))
                 self.ply += 1
+        self._legal_memo = None             # random_move may list moves on the way
         assert self._outcome is not None
         return self._outcome
 
