@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_engines.py [--quick] [--before /path/to/old/checkout]
 
-The one throughput definition (docs/engines.md, issue 13): a game is played from ``new()`` to
+The one throughput definition (issue 13; docs/rules/zombie-run.md, Speed): a game is played from ``new()`` to
 its end; at every ply ``legal_moves()`` is generated (the whole list, as a search or RL agent
 needs it), one move is picked uniformly from it (``Rng.randbelow``) and ``push``-ed (its
 legality check and every automatic step it triggers included). **actions/s** = pushes per CPU
@@ -16,8 +16,19 @@ machine compare); with ``--before DIR`` (e.g. ``git archive <old commit> | tar -
 every workload also runs in child processes importing ``pnp`` from DIR, alternating with ours,
 and the speed-up is printed.
 
+The in-process reference: OpenSpiel's C++ ``crazy_eights`` driven from Python by the same loop
+(``legal_actions()`` every decision, the same ``Rng.randbelow`` pick, ``apply_action``; its
+chance steps, the deal and the draws, are sampled inside the game as our engines draw inside
+``push`` and are not counted as actions), timed in each engine's child process between that
+engine's runs, so "x ref" compares two rates measured under the same load. OpenSpiel is not a
+pnp dependency: it is used when ``pyspiel`` imports, e.g. after
+``pip install --target /tmp/ospiel open_spiel`` and ``PYTHONPATH=/tmp/ospiel``; else the line
+says so and only the calibration loop is the baseline.
+
 Targets, per core: Zombie Run 150,000 actions/s (OpenSpiel's C++ crazy_eights driven from
-Python did 141k on the issue's machine), Cimiterio 100,000, Zombies vs Vampires 50,000.
+Python did 141k on the issue's machine), Cimiterio 100,000, Zombies vs Vampires 50,000. The
+games/s target is the actions/s target over the engine's mean actions per game (so both lines
+say the same distance to it, once per unit).
 """
 from __future__ import annotations
 
@@ -68,19 +79,64 @@ def random_play(game: str, games: int) -> tuple[int, int]:
     return actions, games
 
 
+REFERENCE = "crazy_eights"       # OpenSpiel's game used as the in-process reference
+REF_GAMES = 200
+
+
+def reference_play(games: int) -> tuple[int, int] | None:
+    """(decisions, games) of OpenSpiel's crazy_eights under the same loop as ``random_play``
+    (chance steps sampled from ``chance_outcomes()`` with ``Rng.random``, not counted), or None
+    when pyspiel does not import."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    from pnp.engines.core import Rng, derive_seed
+    game = pyspiel.load_game(REFERENCE)
+    actions = 0
+    for i in range(games):
+        rng = Rng(derive_seed(MASTER_SEED, i))
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outcomes = st.chance_outcomes()       # (action, probability) pairs
+                x = rng.random()
+                k = 0
+                while k < len(outcomes) - 1 and x >= outcomes[k][1]:
+                    x -= outcomes[k][1]
+                    k += 1
+                st.apply_action(outcomes[k][0])
+                continue
+            moves = st.legal_actions()
+            st.apply_action(moves[rng.randbelow(len(moves))])
+            actions += 1
+    return actions, games
+
+
+def timed(fn, *args) -> tuple[float, float]:
+    """(units a, units b) per CPU second of ``fn(*args) -> (a, b)``."""
+    t0 = time.process_time()
+    a, b = fn(*args)
+    dt = time.process_time() - t0
+    return a / dt, b / dt
+
+
 def measure(game: str, quick: bool, repeats: int) -> dict:
-    """One child's figures for ``game``: best actions/s and games/s, and the calibration."""
+    """One child's figures for ``game``: best actions/s and games/s, actions per game, the
+    calibration and the reference's decisions/s (None without pyspiel), runs alternating."""
     import pnp
     n = max(1, GAMES[game] // (4 if quick else 1))
-    random_play(game, 1)                                 # warm-up: pack, tables, caches
+    acts, _ = random_play(game, n)                       # warm-up: pack, tables, caches
+    has_ref = reference_play(2) is not None
     cal = calibrate()
-    best_a = best_g = 0.0
+    best_a = best_g = best_r = 0.0
     for _ in range(repeats):
-        t0 = time.process_time()
-        acts, done = random_play(game, n)
-        dt = time.process_time() - t0
-        best_a, best_g = max(best_a, acts / dt), max(best_g, done / dt)
-    return {"pnp": pnp.__file__, "cal": cal, "actions": best_a, "games": best_g}
+        a, g = timed(random_play, game, n)
+        best_a, best_g = max(best_a, a), max(best_g, g)
+        if has_ref:
+            best_r = max(best_r, timed(reference_play, REF_GAMES // (4 if quick else 1))[0])
+    return {"pnp": pnp.__file__, "cal": cal, "actions": best_a, "games": best_g,
+            "per_game": acts / n, "ref": best_r or None}
 
 
 def run_child(root: Path, game: str, a) -> dict:
@@ -89,7 +145,8 @@ def run_child(root: Path, game: str, a) -> dict:
     cmd = [sys.executable, "-c",
            f"import sys; sys.path.insert(0, {str(root)!r}); sys.argv = ['bench'] + {args!r}; "
            f"exec(open({str(Path(__file__).resolve())!r}).read())"]
-    env = dict(os.environ, PYTHONPATH=str(root))
+    rest = os.environ.get("PYTHONPATH")              # kept after root: e.g. where pyspiel is
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root)] + ([rest] if rest else [])))
     proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
     if proc.returncode:
         print(proc.stderr, file=sys.stderr)
@@ -114,12 +171,20 @@ def main(argv=None):
     best: dict = {}                 # (side, game, metric) -> best rate; also x calibration
     cals: dict = {label: [] for label, _ in roots}
     where = {}
+    per_game: dict = {}
+    refs: dict = {}                 # game -> best (our actions/s over the reference's) ratio
+    ref_rates: list = []
     for _ in range(a.rounds):
         for game in a.games:
             for label, root in roots:                   # after / before back to back
                 got = run_child(root, game, a)
                 where[label] = got["pnp"]
                 cals[label].append(got["cal"])
+                if label == "after":
+                    per_game[game] = got["per_game"]
+                    if got["ref"]:
+                        ref_rates.append(got["ref"])
+                        refs[game] = max(refs.get(game, 0.0), got["actions"] / got["ref"])
                 for metric in ("actions", "games"):
                     for key, value in (((label, game, metric), got[metric]),
                                        ((label, game, metric, "cal"), got[metric] * got["cal"])):
@@ -128,18 +193,26 @@ def main(argv=None):
         c = cals[label]
         print(f"{label} ({where[label]}): calibration loop ({CAL_ITERS:,} iterations) "
               f"{min(c):.3f}-{max(c):.3f} s (an idle core: ~0.10 s)")
+    if ref_rates:
+        print(f"reference: OpenSpiel {REFERENCE} from Python, same loop, in each child: "
+              f"{min(ref_rates):,.0f}-{max(ref_rates):,.0f} decisions/s; 'x ref' = actions/s over "
+              "the reference's in the same process (best pair)")
+    else:
+        print(f"reference: OpenSpiel {REFERENCE} not measured (pyspiel does not import; see the "
+              "docstring); the calibration loop is the only baseline")
     print("random play, legal_moves() every ply, uniform pick, push, games to the end; per core "
           f"(CPU time); best of {a.rounds} processes x {a.repeat} runs; 'per cal.' = rate x "
           "calibration seconds")
-    head = f"{'':34s} {'after':>10s} {'x target':>8s}"
+    head = f"{'':34s} {'after':>10s} {'x target':>8s} {'x ref':>6s}"
     if a.before:
         head += f" {'before':>10s} {'speed-up':>8s} {'per cal.':>8s}"
     print(head)
     for game in a.games:
         for metric in ("actions", "games"):
             aft = best[("after", game, metric)]
-            t = TARGETS[game] if metric == "actions" else None
-            line = f"{game + ' ' + metric + '/s':34s} {aft:10,.1f} " + (f"{aft / t:7.2f}x" if t else " " * 8)
+            t = TARGETS[game] / (1 if metric == "actions" else per_game[game])
+            r = f"{refs[game]:5.2f}x" if metric == "actions" and game in refs else " " * 6
+            line = f"{game + ' ' + metric + '/s':34s} {aft:10,.1f} {aft / t:7.2f}x {r}"
             if a.before:
                 bef = best[("before", game, metric)]
                 ratio = best[("after", game, metric, "cal")] / best[("before", game, metric, "cal")]

@@ -4,14 +4,16 @@
 
 The headline throughput (random play with the full ``legal_moves()`` list every ply, a uniform
 pick, ``push``, games to the end: actions/s and games/s) is benchmarks/bench_engines.py's, for
-all three engines, with a before/after mode. The "random play" lines here are the same
-definition; every other line names what it measures instead (best of a few repeats, one
-process, one core, wall time):
-- Zombie Run: complete games/s of the ``playout`` kernel (``random_move`` sampling, no move list:
-  not comparable with the headline) and of its reference loop; push+pop of generated moves/s
-  (a search's pattern, not a game).
+all three engines, with a before/after mode and the in-process OpenSpiel reference. The lines
+here marked "random play" are that definition (their own seeds; ZvV games capped at 300 turns);
+every other line says what it measures instead, and none replays recorded moves (best of a few
+repeats, one process, one core, CPU time):
+- Zombie Run: games/s and plies/s of the ``playout`` kernel (``random_move`` sampling, no move
+  list, no undo: not comparable with the headline) and of its reference loop; push+pop of
+  generated moves/s (a search's pattern, not a game).
 - Zombies vs Vampires: random play actions/s, and the legal moves generated per second in it
-  (~250 on a move turn); push+pop of generated moves/s; plies/s of games with the greedy racer.
+  (~250 on a move turn); push+pop of generated moves/s; games/s and plies/s with the greedy
+  racer (a bot's choices, not uniform).
 - A pure-Python calibration loop (the in-process baseline): the machine is shared, so every rate
   is also printed as "per calibration unit" to compare runs on a busy or idle machine.
 
@@ -38,18 +40,19 @@ CAL_ITERS = 2_000_000
 
 
 def best_of(fn, repeats):
+    """(CPU seconds, result) of the fastest of ``repeats`` runs of ``fn``."""
     best = None
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         out = fn()
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         if best is None or dt < best[0]:
             best = (dt, out)
     return best
 
 
 def calibrate() -> float:
-    """Seconds for a fixed pure-Python loop (an idle modern core: about 0.1 s)."""
+    """CPU seconds for a fixed pure-Python loop (an idle modern core: about 0.1 s)."""
     def loop():
         x = 0
         for i in range(CAL_ITERS):
@@ -185,12 +188,13 @@ def main(argv=None):
     n = int(2000 * k)
     dt, plies = best_of(lambda: zr_games(n, fast=True), rep)
     line("playout() kernel games (random_move, no list)", n / dt)
-    line("  plies in them", plies / dt)
+    line("  its plies (no list, no undo: not actions)", plies / dt)
     dt, _ = best_of(lambda: zr_games(n, fast=False), rep)
     line("playout() reference-loop games (no list)", n / dt)
     m = int(300 * k)
     dt, acts = best_of(lambda: zr_actions(m), rep)
     line("random play actions (legal_moves every ply)", acts / dt, TARGET_ZR_ACTIONS)
+    line("random play games", m / dt)
     dt, done = best_of(lambda: push_pop(ZombieRun, 4), rep)
     line("push+pop of generated moves (not a game)", done / dt)
 
@@ -198,13 +202,14 @@ def main(argv=None):
     m = max(2, int(12 * k))
     dt, (acts, gen) = best_of(lambda: zvv_actions(m), rep)
     line("random play actions (legal_moves every ply)", acts / dt, TARGET_ZVV_ACTIONS)
+    line("random play games (capped at 300 turns)", m / dt)
     line("  legal moves generated in them", gen / dt)
     dt, done = best_of(lambda: push_pop(ZombiesVsVampires, 2), rep)
     line("push+pop of generated moves (not a game)", done / dt)
     g = max(2, int(6 * k))
     dt, plies = best_of(lambda: zvv_greedy(g), 1)
-    line("greedy-bot games", g / dt)
-    line("  greedy plies", plies / dt)
+    line("greedy-bot games (the bot's moves, not uniform)", g / dt)
+    line("  their plies", plies / dt)
     if a.sim:
         simulate(a.sim_games, a.sim_greedy)
 

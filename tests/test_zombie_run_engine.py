@@ -251,3 +251,31 @@ def test_variants_and_options():
     assert st.roach_cap == 3
     st = ZombieRun(players=3, seed=1, variants=["quick"])
     assert st.max_turns == 300
+
+
+def test_push_trusts_only_the_list_just_generated():
+    """push skips the one-move check only for a move of the list legal_moves() just made in
+    this very position (core ``_legal_memo``): a changed returned list, a stale list after
+    push/pop or a playout, and a foreign move are all checked as before."""
+    st = ZombieRun.from_position({"hands": [["item:bat", "zombie:bus"], [], []],
+                                  "tables": [["item:bat"], [], []]}, players=3)
+    bad = st.parse_move("play item:bat")                     # Z5: already on the table
+    ms = st.legal_moves()
+    assert bad not in ms
+    ms.append(bad)                                          # the caller's copy, not the memo
+    with pytest.raises(IllegalMoveError) as ei:
+        st.push(bad)
+    assert ei.value.rule == "Z5"
+    good = ms[0]
+    st.push(good)
+    assert st._legal_memo is None                           # cleared by push
+    st.pop()
+    assert st._legal_memo is None                           # and by pop
+    st.push(good)                                           # checked in full: still legal
+    st.pop()
+    old = st.legal_moves()
+    st.playout(seed=3)                                      # the position changed: game over
+    assert st._legal_memo is None                           # (its own listings on the way too)
+    with pytest.raises(IllegalMoveError) as ei:
+        st.push(old[0])
+    assert ei.value.rule == "end"

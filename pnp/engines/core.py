@@ -27,6 +27,13 @@ Stable API (other engines import it):
 - ``IllegalMoveError(ValueError)`` (``.move``, ``.rule``, ``.position``, ``.legal``),
   ``RecordError(ValueError)``
 - ``register(name)``, ``get_game(name)``, ``game_names()``, ``resolve_options(cls, variants)``
+
+Optional, for speed (an engine opts in, the protocol is unchanged): ``legal_moves()`` may leave
+the moves it just generated in ``self._legal_memo`` (a list or tuple the caller cannot change,
+i.e. not the list it returns); ``push(move)`` then takes a move found there as legal without
+asking ``_illegal_reason`` (it was generated legal in this very position). ``push``,
+``push_unchecked`` and ``pop`` clear it; an engine path that changes the position without them
+(a playout kernel, a direct ``_apply``) must clear it too.
 """
 from __future__ import annotations
 
@@ -98,10 +105,10 @@ class Rng:
         self.state = int(seed) & MASK64
 
     def next64(self) -> int:
-        self.state = s = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        self.state = s = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
         z = s
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         return z ^ (z >> 31)
 
     def randbelow(self, n: int) -> int:
@@ -111,17 +118,18 @@ class Rng:
         if n == 1:
             return 0
         # Lemire's multiply-shift with rejection: exact and one multiplication in the common case;
-        # next64 written out here (the hottest call of every engine: dice, shuffles, bots)
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        # next64 written out here (the hottest call of every engine: dice, shuffles, bots), the
+        # mask a literal (a constant, not a global looked up on every use)
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         m = (z ^ (z >> 31)) * n
-        low = m & MASK64
+        low = m & 0xFFFFFFFFFFFFFFFF
         if low < n:
             t = ((1 << 64) - n) % n
             while low < t:
                 m = self.next64() * n
-                low = m & MASK64
+                low = m & 0xFFFFFFFFFFFFFFFF
         return m >> 64
 
     def random(self) -> float:
@@ -356,6 +364,7 @@ class GameState:
         self.ply = 0
         self.move_stack: list = []
         self._undo: list = []
+        self._legal_memo: list | tuple | None = None   # see the module docstring
         self.rules_fired: Counter = Counter()
         self._fire_log: list[str] = []     # rules fired since the first undoable push (for pop)
         self.counters: Counter = Counter()   # game-specific counters (stats), undone by pop()
@@ -410,9 +419,12 @@ class GameState:
             return repr(move)
 
     def push(self, move) -> None:
-        bad = self._illegal_reason(move)
-        if bad is not None:
-            raise self.illegal(move, *bad)
+        memo = self._legal_memo
+        if memo is None or move not in memo:     # not generated here: the one-move check
+            bad = self._illegal_reason(move)
+            if bad is not None:
+                raise self.illegal(move, *bad)
+        self._legal_memo = None
         self._undo.append((self._snapshot(), self.rng.state, self.turn, self.ply,
                            len(self._fire_log), len(self._count_log)))
         self.move_stack.append(move)
@@ -421,6 +433,7 @@ class GameState:
 
     def push_unchecked(self, move) -> None:
         """Apply a move known to be legal (bots use it after picking from legal_moves())."""
+        self._legal_memo = None
         self._undo.append((self._snapshot(), self.rng.state, self.turn, self.ply,
                            len(self._fire_log), len(self._count_log)))
         self.move_stack.append(move)
@@ -436,6 +449,7 @@ class GameState:
         if not self._undo:
             raise IndexError("pop from an empty move stack")
         snap, rng_state, turn, ply, mark, cmark = self._undo.pop()
+        self._legal_memo = None
         self._restore(snap)
         self.rng.state = rng_state
         self.turn = turn

@@ -15,26 +15,59 @@ class Legality(Turns):
 
     def legal_moves(self) -> list[int]:
         """Every legal move once: a zombie player's placements (Z9) or its discard; a living
-        player's normal plays (Z3) by card, then its specials (Z11) and the Z6 move."""
+        player's normal plays (Z3) by card, then its specials (Z11) and the Z6 move.
+
+        ``_move_for`` for every seat at once: cards in the order of ``set(hand)``, per card the
+        seats ascending, read from the masks of :mod:`.rules` (``_acc``: Z5, ``_iok`` /
+        ``_zok``: Z12). The list is also left in ``_legal_memo`` (a copy the caller cannot
+        change), so ``push`` of one of its moves skips the one-move check."""
         ph = self.phase
-        if ph == PH_OVER:
-            return []
-        hand = self.hands[self.turn]
-        if ph == PH_ZOMBIE:                                 # Z9: the drawn card, any type
+        if ph:
+            if ph == PH_OVER:
+                return []
+            hand = self.hands[self.turn]                    # Z9: the drawn card, any type
             if not hand:
-                return [PASS << 16]
-            t = hand[0]
-            return ([PLAY << 16 | t << 8 | q for q in self._zombie_targets(t)] or
-                    [DISCARD << 16 | t << 8])
+                ms = [PASS << 16]
+            else:
+                t = hand[0]
+                ms = (list(self.PLAYS[t][self._acc[t] & self._live]) or
+                      [DISCARD << 16 | t << 8])
+            self._legal_memo = ms[:]
+            return ms
+        p = self.turn
+        own = 1 << p
+        others = self._live & ~own
+        acc = self._acc
+        S = self.S
+        PLAYS = self.PLAYS
         plays: list[int] = []
+        if self.special_used:                               # Z11: once a turn
+            for t in set(self.hands[p]):                    # Z3: an item onto your own table,
+                plays += PLAYS[t][acc[t] & (own if t < S else others)]  # a zombie onto another's
+            if not plays:                                   # no normal play possible: Z6
+                plays.append(self._z6_move())
+            self._legal_memo = plays
+            return plays[:]
+        SPECIALS = self.SPECIALS
         specials: list[int] = []
-        live = self._living_seats()
-        moves_for_card = self._moves_for_card
-        for t in set(hand):
-            moves_for_card(t, live, plays, specials)
+        R = self.ROACH
+        iok = self._iok
+        zok = self._zok & own
+        for t in set(self.hands[p]):
+            seats = acc[t]                                  # Z5
+            if t < S:
+                plays += PLAYS[t][seats & own]              # Z3: an item onto your own table
+                # Z11: onto another's, Z12: not its 5th item unless its zombie is there (Z4)
+                specials += SPECIALS[t][seats & others & (iok | ~acc[t + S])]
+            else:
+                plays += PLAYS[t][seats & others]           # Z3: a zombie onto another's
+                # Z11: onto your own, Z12: not your 5th zombie unless it cancels an item (Z4)
+                specials += SPECIALS[t][seats & own & (zok if t == R else zok | ~acc[t - S])]
         if not plays:                                       # no normal play possible: Z6
             specials.append(self._z6_move())
-        return plays + specials
+        plays += specials
+        self._legal_memo = plays
+        return plays[:]
 
     def _legal_one(self, move: object) -> bool:
         """Is ``move`` legal here? O(hand) without building the move list."""
@@ -49,7 +82,7 @@ class Legality(Turns):
             if t != hand[0]:
                 return False
             if kind == PLAY:
-                return q in self._zombie_targets(t)
+                return q < self.players and self._live >> q & 1 == 1 and self._can_place(t, q)
             return kind == DISCARD and q == 0 and not self._zombie_targets(t)
         if kind == PLAY or kind == SPECIAL:
             return (t in hand and q < self.players and self.alive[q] and

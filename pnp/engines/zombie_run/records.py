@@ -49,11 +49,12 @@ class Records(Turns):
         self.discard = [d.type_of(x) for x in s["discard"]]
         self.hands = [[d.type_of(x) for x in h] for h in s["hands"]]
         self.tables = [0] * self.players
+        self.alive = [bool(a) for a in s["alive"]]
+        self.living = sum(self.alive)
+        self._sync_masks()
         for q, tab in enumerate(s["tables"]):
             for x in tab:
                 self._put(d.type_of(x), q)
-        self.alive = [bool(a) for a in s["alive"]]
-        self.living = sum(self.alive)
         self.special_used = bool(s["special_used"])
         self.z6_used = bool(s["z6_used"])
         self.phase = int(s["phase"])
@@ -90,6 +91,9 @@ class Records(Turns):
             raise RecordError(f"{GAME}: hands and tables need one entry per seat ({n})")
         st.hands = [[take(x) for x in h] for h in hands]
         st.tables = [0] * n
+        st.alive = [bool(a) for a in spec.get("alive", [True] * n)]
+        st.living = sum(st.alive)
+        st._sync_masks()
         for q, tab in enumerate(tables):
             for x in tab:
                 t = take(x)
@@ -98,8 +102,6 @@ class Records(Turns):
                 st._put(t, q)
             if st._pairs(q):
                 raise RecordError(f"{GAME}: P{q + 1} table holds an item and its zombie (Z4)")
-        st.alive = [bool(a) for a in spec.get("alive", [True] * n)]
-        st.living = sum(st.alive)
         st.discard = [take(x) for x in spec.get("discard") or []]
         top = [take(x) for x in spec.get("deck") or []]
         rest = [t for t in range(d.NT) for _ in range(left[t])]
@@ -149,4 +151,4 @@ class Records(Turns):
             probs.append(f"{sum(count)} cards accounted for, {d.total} printed")
         if self.living != sum(self.alive):
             probs.append("living count out of step")
-        return probs
+        return probs + self._mask_problems()

@@ -13,8 +13,16 @@ zombies ``PC[tab >> S]`` (Z8, the symbol-less ones included). Two per-type table
   the symbol-less zombie, its ``roach_cap``-th copy, see the roach-distinct variant);
 * ``TWIN[t]``: the bit (= the type) of the card t cancels (Z4: same symbol, other kind); for the
   symbol-less zombie a bit that is never set (Z14: never cancelled).
+
+``_move_for`` asks these per (card, seat). The move generator (``legal_moves``) asks the same
+rules for every seat at once: the position keeps, per card type t, the seat mask ``_acc[t]`` of
+the seats whose table can take t (Z5), and the seat masks ``_iok`` / ``_zok`` of the tables
+below their 5th item / 5th zombie (Z12); a card lands, a table changes, and ``_place`` sets the
+bits that change. tests/test_movegen.py checks the lists against ``_move_for`` seat by seat.
 """
 from __future__ import annotations
+
+import functools
 
 from pnp.engines.core import GameState, Outcome
 from pnp.engines.zombie_run.deck import ZRData
@@ -23,6 +31,27 @@ from pnp.engines.zombie_run.moves import DISCARD_HAND, PASS, PLAY, SPECIAL
 PH_LIVING = 0   # a living player decides (special / play / discard-hand / pass)
 PH_ZOMBIE = 1   # a zombie player decides where its drawn card goes (Z9)
 PH_OVER = 2
+
+
+SEATS = 7          # at most 7 players: a byte per card type holds a seat mask
+
+
+@functools.cache
+def seat_moves(kind: int, nt: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``[t][seats]``: the moves of ``kind`` putting card type t onto each seat of the mask
+    ``seats``, seats ascending (the generator's order); built once, shared."""
+    return tuple(tuple(tuple(kind << 16 | t << 8 | q for q in range(SEATS) if m >> q & 1)
+                       for m in range(1 << SEATS)) for t in range(nt))
+
+
+@functools.lru_cache(maxsize=16)
+def _rule_tables(d: ZRData, roach_cap: int) -> tuple:
+    """IM, FULL, TWIN (module docstring) and the generator's move tables of deck
+    ``d`` with ``roach_cap`` symbol-less zombies to a table (built once per deck, shared)."""
+    S, R = d.S, d.ROACH
+    return ((1 << S) - 1, (*range(2 * S), R + roach_cap - 1),
+            (*range(S, 2 * S), *range(S), R + d.copies[R]), seat_moves(PLAY, d.NT),
+            seat_moves(SPECIAL, d.NT))
 
 
 def put(tab: int, t: int) -> int:
@@ -40,7 +69,8 @@ class Rules(GameState):
     __slots__ = ("data", "S", "ROACH", "IM", "PC", "FULL", "TWIN", "win_items", "lose_zombies",
                  "roach_cap", "deck", "discard", "hands", "tables", "alive", "living",
                  "special_used", "z6_used", "phase", "turns", "_outcome", "max_turns", "rep_limit",
-                 "_seen", "turn", "players")
+                 "_seen", "turn", "players", "_acc", "_iok", "_zok", "_live",
+                 "PLAYS", "SPECIALS")
 
     data: ZRData
     S: int                  # symbols; card types 0..S-1 items, S..2S-1 zombies
@@ -63,15 +93,60 @@ class Rules(GameState):
     phase: int
     turns: int
     _outcome: Outcome | None
+    _acc: list[int]         # per card type t, bit q: q's table can take t (Z5)
+    _iok: int               # bit q: q's table holds fewer than win_items - 1 items (Z12)
+    _zok: int               # bit q: fewer than lose_zombies - 1 zombies (Z12)
+    _live: int              # bit q: q is a living player
+    PLAYS: tuple            # seat_moves(PLAY): [t][seats] -> moves
+    SPECIALS: tuple         # seat_moves(SPECIAL)
 
     def _init_rules(self, d: ZRData, roach_cap: int) -> None:
-        S = self.S = d.S
-        R = self.ROACH = d.ROACH
-        self.IM = (1 << S) - 1
+        self.S = d.S
+        self.ROACH = d.ROACH
         self.PC = d.popcount
         self.roach_cap = roach_cap
-        self.FULL = (*range(2 * S), R + roach_cap - 1)
-        self.TWIN = (*range(S, 2 * S), *range(S), R + d.copies[R])
+        self.IM, self.FULL, self.TWIN, self.PLAYS, self.SPECIALS = _rule_tables(d, roach_cap)
+
+    # ---------------------------------------------------------------- the generator's masks
+    def _fresh_masks(self) -> tuple[list[int], int, int, int]:
+        """``_acc``, ``_iok``, ``_zok`` and ``_live`` computed afresh from the tables (a zombie
+        player's table is empty: it takes everything)."""
+        iok = zok = 0
+        FULL, PC, IM, S = self.FULL, self.PC, self.IM, self.S
+        acc = [0] * len(FULL)
+        for q, tab in enumerate(self.tables):
+            for t, bit in enumerate(FULL):
+                if not tab >> bit & 1:                                  # Z5
+                    acc[t] |= 1 << q
+            iok |= (PC[tab & IM] + 1 < self.win_items) << q           # Z12
+            zok |= (PC[tab >> S] + 1 < self.lose_zombies) << q
+        return acc, iok, zok, sum(1 << q for q, a in enumerate(self.alive) if a)
+
+    def _sync_masks(self) -> None:
+        """The generator's masks set from the position (after it is set up or loaded; moves
+        keep them up to date in ``_place`` and ``_zombify``)."""
+        self._acc, self._iok, self._zok, self._live = self._fresh_masks()
+
+    def _empty_masks(self, n: int) -> None:
+        """The masks of ``n`` living players with empty tables (a new game), directly."""
+        every = (1 << n) - 1
+        self._acc = [every] * len(self.FULL)            # every table takes every card (Z5)
+        self._iok = every if 1 < self.win_items else 0  # Z12: 0 items, 0 zombies
+        self._zok = every if 1 < self.lose_zombies else 0
+        self._live = every
+
+    def _mask_problems(self) -> list[str]:
+        """The kept masks differ from fresh ones (check_invariants)."""
+        if (self._acc, self._iok, self._zok, self._live) == self._fresh_masks():
+            return []
+        return ["move generator masks out of step with the tables"]
+
+    def _recount(self, q: int, tab: int) -> None:
+        """q's table is now ``tab``: its Z12 bits."""
+        b = 1 << q
+        PC = self.PC
+        self._iok = self._iok | b if PC[tab & self.IM] + 1 < self.win_items else self._iok & ~b
+        self._zok = self._zok | b if PC[tab >> self.S] + 1 < self.lose_zombies else self._zok & ~b
 
     # ---------------------------------------------------------------- what is on a table
     def _zcount(self, q: int) -> int:
@@ -94,7 +169,10 @@ class Rules(GameState):
 
     def _put(self, t: int, q: int) -> None:
         """Card type t onto q's table, no rule applied (see ``put``)."""
-        self.tables[q] = put(self.tables[q], t)
+        tab = self.tables[q] = put(self.tables[q], t)
+        if tab >> self.FULL[t] & 1:                                     # Z5: t no more
+            self._acc[t] &= ~(1 << q)
+        self._recount(q, tab)
 
     # ---------------------------------------------------------------- who may play what where
     def _living_seats(self) -> list[int]:
@@ -118,39 +196,6 @@ class Rules(GameState):
             return SPECIAL << 16 | t << 8 | q
         return -1
 
-    def _moves_for_card(self, t: int, live: list[int], plays: list[int],
-                        specials: list[int]) -> None:
-        """``_move_for(t, q)`` for every living seat ``q`` of ``live`` at once, the normal plays
-        appended to ``plays`` and the specials to ``specials``, seats ascending: the same
-        rules (Z5, Z3, Z11, Z12 after Z4) with the card's facts read once (the move generator
-        asks this for every card in hand every ply; tests/test_movegen.py checks it equals
-        ``_move_for`` seat by seat)."""
-        tables = self.tables
-        full = self.FULL[t]
-        p = self.turn
-        is_item = t < self.S
-        mv = t << 8
-        for q in live:
-            tab = tables[q]
-            if tab >> full & 1:                                         # Z5
-                continue
-            if is_item == (q == p):                                     # Z3
-                plays.append(PLAY << 16 | mv | q)
-        if self.special_used:                                           # Z11: once a turn
-            return
-        twin = self.TWIN[t]
-        PC = self.PC
-        if is_item:
-            shift, mask, cap = 0, self.IM, self.win_items
-        else:
-            shift, mask, cap = self.S, -1, self.lose_zombies
-        for q in live:
-            tab = tables[q]
-            if tab >> full & 1 or is_item == (q == p):                  # Z5, a normal play
-                continue
-            if tab >> twin & 1 or PC[tab >> shift & mask] + 1 < cap:   # Z12 after Z4
-                specials.append(SPECIAL << 16 | mv | q)
-
     def _has_play(self) -> bool:
         """Z6: can the mover make a normal play (Z3) with some card of its hand?"""
         live = self._living_seats()
@@ -167,39 +212,56 @@ class Rules(GameState):
     def _zombie_targets(self, t: int) -> list[int]:
         """Z9: the living seats, ascending, whose table can take a zombie player's card t (Z5;
         Z12 does not apply)."""
-        tables = self.tables
-        bit = self.FULL[t]
-        return [q for q in range(self.players) if self.alive[q] and not tables[q] >> bit & 1]
+        seats = self._acc[t] & self._live                                 # Z5
+        return [q for q in range(self.players) if seats >> q & 1]
 
     # ---------------------------------------------------------------- a card lands
     def _place(self, t: int, q: int) -> None:
-        """Put card type t on q's table (already checked with _can_place); Z4, Z7, Z8, Z10."""
-        tab = self.tables[q]
+        """Put card type t on q's table (already checked with _can_place); Z4, Z7, Z8, Z10.
+        The generator's masks follow: Z5 (``_acc``) and, as the counts only grow when a card
+        stays, the Z12 bits (``_iok`` / ``_zok``) only fall."""
+        tables = self.tables
+        tab = tables[q]
         twin = self.TWIN[t]
         if tab >> twin & 1:                                             # Z4: pair cancels
-            self.tables[q] = tab ^ 1 << twin
+            tab = tables[q] = tab ^ 1 << twin
+            self._acc[twin] |= 1 << q                                   # room for twin (Z5)
+            self._recount(q, tab)
             self.discard += (t, twin)
             self.fire("Z4")
             return
-        tab = self.tables[q] = tab | (tab >> t) + 1 << t                # put(tab, t)
+        tab = tables[q] = tab | (tab >> t) + 1 << t                     # put(tab, t)
+        if tab >> self.FULL[t] & 1:                                     # Z5: t no more
+            self._acc[t] &= ~(1 << q)
         if t < self.S:
-            if self.PC[tab & self.IM] >= self.win_items:                # Z7: saved
-                self.fire("Z7")
-                self._finish((q,), "saved: five different items", "Z7")
+            items = self.PC[tab & self.IM]
+            if items + 1 >= self.win_items:                             # Z12 from now on
+                self._iok &= ~(1 << q)
+                if items >= self.win_items:                             # Z7: saved
+                    self.fire("Z7")
+                    self._finish((q,), "saved: five different items", "Z7")
             return
         if t == self.ROACH:
             self.fire("Z14")                                            # Z14: never cancelled
-        if self.PC[tab >> self.S] >= self.lose_zombies:                 # Z8: becomes a zombie
-            self._zombify(q)
+        zombies = self.PC[tab >> self.S]
+        if zombies + 1 >= self.lose_zombies:                            # Z12 from now on
+            self._zok &= ~(1 << q)
+            if zombies >= self.lose_zombies:                            # Z8: becomes a zombie
+                self._zombify(q)
 
     def _zombify(self, q: int) -> None:
         """Z8: q's hand and table go to the discard pile; q plays on as a zombie (Z9)."""
         self.fire("Z8")
         self.discard += self.hands[q]
-        self.hands[q].clear()
+        self.hands[q] = []                          # a new list, like alive (see _snapshot)
         self.discard += self._table_types(q)
         self.tables[q] = 0
+        b = 1 << q
+        self._acc = [a | b for a in self._acc]                          # an empty table
+        self._recount(q, 0)
+        self.alive = [*self.alive]
         self.alive[q] = False
+        self._live &= ~(1 << q)
         self.living -= 1
         if self.living == 1:                                            # Z10: last survivor
             self.fire("Z10")

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from pnp.engines.core import Outcome
 from pnp.engines.zombie_run.deck import fast_shuffle, zr_data
-from pnp.engines.zombie_run.moves import DISCARD, DISCARD_HAND, PASS, PLAY, SPECIAL, decode
+from pnp.engines.zombie_run.moves import DISCARD, DISCARD_HAND, PASS, PLAY, SPECIAL
 from pnp.engines.zombie_run.rules import PH_LIVING, PH_ZOMBIE, Rules
 
 ZT = tuple(f"zt{q}" for q in range(8))      # counter keys: zombie cards played onto seat q
+ZT_LOG = tuple((key, 1) for key in ZT)      # their entries in the counters' undo log
 CIRCULATION = 6     # a turn start with at most this many cards in deck + discard can repeat
 
 
@@ -28,9 +29,9 @@ class Turns(Rules):
     def _init_common(self) -> None:
         d = self.data = zr_data()
         o = self.options
-        self._init_rules(d, d.copies[d.ROACH] if o["roach_distinct"] else 1)
         self.win_items = int(o["win_items"])
         self.lose_zombies = int(o["lose_zombies"])
+        self._init_rules(d, d.copies[d.ROACH] if o["roach_distinct"] else 1)
         self.max_turns = int(o["max_turns"])
         self.rep_limit = int(o["repetition"])
         self._seen = {}
@@ -46,6 +47,7 @@ class Turns(Rules):
         self.tables = [0] * n
         self.alive = [True] * n
         self.living = n
+        self._empty_masks(n)
         self.special_used = False
         self.z6_used = False
         self.phase = PH_LIVING
@@ -69,7 +71,7 @@ class Turns(Rules):
         """Draw k cards for p; Z13 reshuffles the discard pile when the deck runs out. With both
         empty nothing more is drawn (documented). Returns the number drawn."""
         deck = self.deck
-        hand = self.hands[p]
+        hand = self.hands[p] = self.hands[p][:]             # a new list (see _snapshot)
         got = 0
         for _ in range(k):
             if not deck:
@@ -77,7 +79,7 @@ class Turns(Rules):
                     self.fire("Z13-empty")
                     break
                 deck.extend(self.discard)
-                self.discard.clear()
+                self.discard = []                           # a new list (see _snapshot)
                 fast_shuffle(self.rng, deck)
                 self.fire("Z13")
             hand.append(deck.pop())
@@ -105,15 +107,15 @@ class Turns(Rules):
             # only a position with (almost) no cards in circulation can loop for ever
             key = self._position_key()
             c = self._seen.get(key, 0) + 1
-            self._seen[key] = c
+            self._seen = {**self._seen, key: c}     # a new dict: undo records keep the old one
             if c >= self.rep_limit:
                 self.fire("repetition")
                 self._finish((), f"position repeated {c} times (seed {self.seed!r})",
                              "repetition")
                 return
-        self.phase = PH_LIVING if self.alive[p] else PH_ZOMBIE
+        self.phase = PH_LIVING if self._live >> p & 1 else PH_ZOMBIE
         if self.deck:                                       # Z3 / Z9: draw a card
-            self.hands[p].append(self.deck.pop())
+            self.hands[p] = [*self.hands[p], self.deck.pop()]
         else:
             self._draw(p, 1)                                # Z13
 
@@ -128,25 +130,43 @@ class Turns(Rules):
 
     # ---------------------------------------------------------------- moves
     def _apply(self, move: int) -> None:
-        kind, t, q = decode(move)
+        kind = move >> 16
         p = self.turn
-        hand = self.hands[p]
-        if kind == PLAY:
-            self.fire("Z9" if self.phase == PH_ZOMBIE else "Z3")
-            if t >= self.S and q != p:
-                self.count(ZT[q])                           # stats: zombies played onto q
-            self._play_card(kind, t, q)
-        elif kind == SPECIAL:
-            self.fire("Z11")
-            self._play_card(kind, t, q)
+        hand = self.hands[p] = self.hands[p][:]             # a new list (see _snapshot)
+        if kind <= SPECIAL:
+            # card type t from the hand onto q's table (most moves of a game; fire and count
+            # written out): a play (Z3 living, Z9 a zombie player) ends the turn, the special
+            # (Z11) is used up for the turn and draws another card
+            t = move >> 8 & 0xFF
+            q = move & 0xFF
+            hand.remove(t)
+            if kind == PLAY:
+                rule = "Z9" if self.phase == PH_ZOMBIE else "Z3"
+                if t >= self.S and q != p:                  # stats: zombies played onto q
+                    self.counters[ZT[q]] += 1
+                    self._count_log.append(ZT_LOG[q])
+            else:
+                rule = "Z11"
+                self.special_used = True
+            self.rules_fired[rule] += 1
+            self._fire_log.append(rule)
+            self._place(t, q)
+            if kind == PLAY:
+                self._begin_turn(True)
+            elif self._outcome is None:                     # Z11: draw another card
+                if self.deck:
+                    hand.append(self.deck.pop())
+                else:
+                    self._draw(p, 1)                        # Z13
         elif kind == DISCARD_HAND:
             self.fire("Z6")
             self.discard.extend(hand)
-            hand.clear()
+            self.hands[p] = []
             self.z6_used = True
             self._draw(p, int(self.options["redraw"]))
         elif kind == DISCARD:
             self.fire("Z9-discard")
+            t = move >> 8 & 0xFF
             self.discard.append(t)
             hand.remove(t)
             self._begin_turn(True)
@@ -156,29 +176,22 @@ class Turns(Rules):
         else:  # pragma: no cover
             raise ValueError(f"bad move {move!r}")
 
-    def _play_card(self, kind: int, t: int, q: int) -> None:
-        """Card type t from the mover's hand onto q's table: a play (Z3, Z9) ends the turn, the
-        special (Z11) is used up for the turn and draws another card."""
-        p = self.turn
-        self.hands[p].remove(t)
-        if kind == SPECIAL:
-            self.special_used = True
-        self._place(t, q)
-        if kind == PLAY:
-            self._begin_turn(True)
-        elif self._outcome is None:
-            self._draw(p, 1)                                # Z11: draw another card
-
     def outcome(self) -> Outcome | None:
         return self._outcome
 
     # ---------------------------------------------------------------- undo
+    # A move never changes a hand, ``alive`` or ``_seen`` in place: it puts a new list (dict)
+    # there, so the undo record keeps the old ones by reference. The discard pile only grows
+    # in place during a move, or is replaced by a new list (Z13), so the record keeps the list
+    # and its length. The deck, the tables and the Z5 masks are copied.
     def _snapshot(self) -> tuple:
-        return (self.deck[:], self.discard[:], [h[:] for h in self.hands], self.tables[:],
-                self.alive[:], self.living, self.special_used, self.z6_used, self.phase,
-                self.turns, self._outcome, dict(self._seen) if self._seen else None)
+        return (self.deck[:], self.discard, len(self.discard), self.hands[:], self.tables[:],
+                self.alive, self.living, self.special_used, self.z6_used, self.phase,
+                self.turns, self._outcome, self._seen, self._acc[:], self._iok, self._zok, self._live)
 
     def _restore(self, snap: tuple) -> None:
-        (self.deck, self.discard, self.hands, self.tables, self.alive, self.living,
-         self.special_used, self.z6_used, self.phase, self.turns, self._outcome, seen) = snap
-        self._seen = seen if seen is not None else {}
+        (self.deck, discard, n, self.hands, self.tables, self.alive, self.living,
+         self.special_used, self.z6_used, self.phase, self.turns, self._outcome, self._seen,
+         self._acc, self._iok, self._zok, self._live) = snap
+        del discard[n:]
+        self.discard = discard
