@@ -412,3 +412,25 @@ def test_a_missing_pack_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(Z, "pack_root", tmp_path / "no-such-pack")
     with pytest.raises(click.ClickException):
         Z(players=2, seed=1)
+
+
+def test_lone_handicap_variant_evens_three_players_as_documented():
+    """Seat fairness (docs, "Seat fairness"): with 3 players the seat whose far zone nobody
+    starts in (ne, racing to the empty sw corner) gives up its first turns in variant
+    lone-handicap; no other seat, and no seat at 2 or 4 players (every far zone empty / full)."""
+    from pnp.engines.zombies_vs_vampires.base import LONE_HANDICAP
+    assert Z.variants["lone-handicap"] == {"handicap": LONE_HANDICAP} and LONE_HANDICAP > 0
+    st = Z(players=3, seed=5, variants=["lone-handicap"])
+    g = st.geo
+    assert [g.zone_ids[z] for z in st.corners] == ["nw", "ne", "se"]
+    assert st.sit_out == [0, LONE_HANDICAP, 0]
+    assert Z(players=3, seed=5).sit_out == [0, 0, 0]
+    for n in (2, 4):
+        assert Z(players=n, seed=5, variants=["lone-handicap"]).sit_out == [0] * n
+    start = st.pos[1]
+    rng = random.Random(5)
+    while st.turns_taken[1] <= LONE_HANDICAP:
+        assert st.turn != 1 and st.pos[1] == start      # seat 1 never gets a decision
+        st.push(st.legal_moves()[int(rng.random() * len(st.legal_moves()))])
+    assert st.rules_fired["handicap"] == LONE_HANDICAP
+    assert not st.check_invariants()
