@@ -14,7 +14,7 @@ from pnp.engines.zombies_vs_vampires.data import zones_for, zvv_data
 from pnp.engines.zombies_vs_vampires.geometry import Geometry, geometry
 from pnp.engines.zombies_vs_vampires.moves import GAME
 
-LONE_HANDICAP = 4       # variant lone-handicap: turns the lone racer gives up (docs: evens 3p)
+LONE_HANDICAP = 2       # variant lone-handicap: turns the lone racer gives up (docs: seat fairness)
 
 
 class ZvvBase(GameState):
