@@ -38,7 +38,7 @@ PLAYERS = {"zombie-run": (3, 4, 5, 6, 7), "cimiterio": (1, 2, 3, 4),
            "zombies-vs-vampires": (2, 3, 4)}
 VARIANTS = {"zombie-run": ("", "roach-distinct"), "cimiterio": ("",),
             "zombies-vs-vampires": ("", "exact", "twostar-choice", "v15-reroll", "v15-choose",
-                                    "home-locked", "board11")}
+                                    "home-locked", "home-zone", "finish-round", "board11")}
 GAMES = {"zombie-run": 40, "cimiterio": 30, "zombies-vs-vampires": 3}
 PLY_CAP = {"zombie-run": 10_000, "cimiterio": 10_000, "zombies-vs-vampires": 300}
 

@@ -82,7 +82,9 @@ def test_ismcts_wins_zombie_run_clearly_more_than_random_in_the_same_seat():
 
 
 def test_mcts_races_zombies_vs_vampires_home_before_random():
-    result = play_one(ZVV, 2, 1, ["mcts@20", "random"])
+    # home-zone: the V11 default before issue 15; under the seed-literal "leave it there" a
+    # 20-rollout search fills its far zone from the front and walls off its back squares
+    result = play_one(ZVV, 2, 1, ["mcts@20", "random"], variants=["home-zone"])
     assert result["error"] is None, result["error"]
     assert result["outcome"]["winners"] == [0] and result["stats"]["home_at_end"] == [9, 0]
 

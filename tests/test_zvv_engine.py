@@ -235,8 +235,8 @@ def test_variant_twostar_and_v15():
                          variants=["v15-choose"])
     st.push_text("move e8>e9")            # seat 1's turn: no piece home, no choice
     assert st.phase == 1
-    st = Z.from_position({"pieces": [["k3", "e8"], ["a1"]], "die": "4", "turn": 1,
-                          "first": 0}, variants=["v15-choose"])
+    st = Z.from_position({"pieces": [["k3", "e8"], ["a1"]], "die": "4", "turn": 1,   # a1: home,
+                          "first": 0}, variants=["v15-choose", "home-zone"])   # may move (zone)
     st.push_text("move a1>a2")             # back to seat 0, which has a piece home: choose
     assert sorted(st.move_text(m) for m in st.legal_moves()) == ["roll action", "roll size"]
     st.push_text("roll size")
@@ -257,6 +257,25 @@ def test_locked_home_variant():
     st = Z.from_position({"pieces": [["k3", "e8"], ["a13"]], "die": "2"},
                          variants=["home-locked"])
     assert all(m >> 12 & 0xFFF != st.geo.parse_sq("k3") for m in st.legal_moves())
+
+
+def test_seed_literal_defaults_and_their_variants():
+    """Issue 15: V11 "leave it there" and V12 "ends at once" are the defaults; the readings that
+    were the defaults before are the variants home-zone and finish-round."""
+    assert Z.default_options["home"] == "locked" and Z.default_options["end"] == "immediate"
+    k3 = Z.from_position({"pieces": [["k3", "e8"], ["a13"]], "die": "2"}).geo.parse_sq("k3")
+    for variants, k3_moves in (([], False), (["home-zone"], True)):
+        st = Z.from_position({"pieces": [["k3", "e8"], ["a13"]], "die": "2"}, variants=variants)
+        assert any(m >> 12 & 0xFFF == k3 for m in st.legal_moves()) is k3_moves
+    pos = {"pieces": [["k1", "l1", "m1", "k2", "l2", "m2", "l3", "m3", "j3"],
+                      ["a1", "b1", "c1", "a2", "b2", "a3", "b3", "c3", "d2"]],
+           "die": "2", "turn": 0, "first": 0}
+    st = Z.from_position(pos)
+    st.push_text("move j3>k3")
+    assert st.outcome().winners == (0,) and st.outcome().rule == "V12"
+    st = Z.from_position(pos, variants=["finish-round"])
+    st.push_text("move j3>k3")
+    assert st.outcome() is None and st.turn == 1          # the round is played out
 
 
 def test_lane_bfs_matches_single_piece_bfs():
@@ -393,3 +412,25 @@ def test_a_missing_pack_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(Z, "pack_root", tmp_path / "no-such-pack")
     with pytest.raises(click.ClickException):
         Z(players=2, seed=1)
+
+
+def test_lone_handicap_variant_evens_three_players_as_documented():
+    """Seat fairness (docs, "Seat fairness"): with 3 players the seat whose far zone nobody
+    starts in (ne, racing to the empty sw corner) gives up its first turns in variant
+    lone-handicap; no other seat, and no seat at 2 or 4 players (every far zone empty / full)."""
+    from pnp.engines.zombies_vs_vampires.base import LONE_HANDICAP
+    assert Z.variants["lone-handicap"] == {"handicap": LONE_HANDICAP} and LONE_HANDICAP > 0
+    st = Z(players=3, seed=5, variants=["lone-handicap"])
+    g = st.geo
+    assert [g.zone_ids[z] for z in st.corners] == ["nw", "ne", "se"]
+    assert st.sit_out == [0, LONE_HANDICAP, 0]
+    assert Z(players=3, seed=5).sit_out == [0, 0, 0]
+    for n in (2, 4):
+        assert Z(players=n, seed=5, variants=["lone-handicap"]).sit_out == [0] * n
+    start = st.pos[1]
+    rng = random.Random(5)
+    while st.turns_taken[1] <= LONE_HANDICAP:
+        assert st.turn != 1 and st.pos[1] == start      # seat 1 never gets a decision
+        st.push(st.legal_moves()[int(rng.random() * len(st.legal_moves()))])
+    assert st.rules_fired["handicap"] == LONE_HANDICAP
+    assert not st.check_invariants()

@@ -14,6 +14,8 @@ from pnp.engines.zombies_vs_vampires.data import zones_for, zvv_data
 from pnp.engines.zombies_vs_vampires.geometry import Geometry, geometry
 from pnp.engines.zombies_vs_vampires.moves import GAME
 
+LONE_HANDICAP = 2       # variant lone-handicap: turns the lone racer gives up (docs: seat fairness)
+
 
 class ZvvBase(GameState):
     """Configuration (the pack's board, walls and dice, and the options) and position."""
@@ -33,6 +35,7 @@ class ZvvBase(GameState):
     max_turns: int
     home_zone_mode: bool                # V11: True = "zone", False = "locked"
     v15_reroll: bool                    # V15 variant v15-reroll
+    sit_out: list[int]                  # per seat: turns it gives up at the start (handicap)
     # position
     pos: list[tuple[int, ...]]          # per seat: its pieces' squares
     occ_by: list[int]                   # per seat: the same as a set of squares
@@ -105,10 +108,19 @@ class ZvvBase(GameState):
         if o["home"] not in ("zone", "locked"):
             raise RecordError("home: zone | locked")
         self.home_zone_mode = o["home"] == "zone"
-        # V11, default "zone": a piece in its far zone never leaves it (steps.layer); variant
-        # locked: it never moves again (Movement.movable), so no zone to keep it in
+        # V11, default "locked" (the seeds' "leave it there"): a piece home never moves again
+        # (Movement.movable), so no zone to keep it in; variant home-zone: it never leaves the
+        # zone but may move inside it (steps.reach)
         self.keep_in = [t if self.home_zone_mode else 0 for t in self.target_mask]
         self.v15_reroll = o["v15"] == "reroll"
+        # seat fairness: a lone racer is a seat whose far zone is nobody's start zone while
+        # another seat's is someone's (3 players: one seat races to the empty corner and wins
+        # far more than its share, docs); option handicap: it gives up its first n turns
+        h = int(o["handicap"])
+        if h < 0:
+            raise RecordError("handicap: a number of turns, 0 or more")
+        lone = [g.opposite[z] not in self.corners for z in self.corners]
+        self.sit_out = [h if lone[p] and not all(lone) else 0 for p in range(self.players)]
         self._cache = None
         self._wm = None
         self._lm = None

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from pnp.engines.zombies_vs_vampires.game import ZombiesVsVampires
 
 SAMPLED_SPOTS = 24          # wall spots the bot weighs on a build
+BLOCKS_OWN_ZONE = 100.0     # a move that would wall off a square of its own far zone (V11)
 
 
 def greedy_bot(st: ZombiesVsVampires, rng: random.Random) -> int:
@@ -70,9 +71,17 @@ def _best_move(st: ZombiesVsVampires, ms: list[int], p: int, rng: random.Random)
     z = g.opposite[st.corners[p]]
     cr, cc = divmod(g.zone_corner[z], g.W)                      # the zone's outer corner
     depth = {}
+    ring = {}                                       # steps from the zone's outer corner
     for q in g.zone_squares[z]:
         r, c = divmod(q, g.W)
-        depth[q] = 0.5 + 0.3 * (4 - abs(r - cr) - abs(c - cc))
+        ring[q] = abs(r - cr) + abs(c - cc)
+        depth[q] = 0.5 + 0.3 * (4 - ring[q])
+    # V11 "leave it there" (default home=locked): a piece home never moves again, so a zone
+    # filled from the front walls its own back squares off (nothing can reach them any more).
+    # The racer fills ring by ring from the outer corner: it ends a move in the zone only on
+    # the innermost ring not yet full of its own pieces.
+    deepest = -1 if st.home_zone_mode else min(
+        (ring[q] for q in g.zone_squares[z] if not (st.occ_by[p] >> q) & 1), default=-1)
     best, bs = None, None
     for m in ms:
         if m >> 24 != MOVE:
@@ -81,6 +90,8 @@ def _best_move(st: ZombiesVsVampires, ms: list[int], p: int, rng: random.Random)
         b = m & 0xFFF
         sc = cur[a] - dist.get(b, far) + rng.random() * 0.01
         sc += depth.get(b, 0.0) - depth.get(a, 0.0)   # fill the far zone from the back
+        if deepest >= 0 and ring.get(b, deepest) != deepest:
+            sc -= BLOCKS_OWN_ZONE
         if bs is None or sc > bs:
             best, bs = m, sc
     return best, bs

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from pnp.engines.core import Outcome, register
+from pnp.engines.zombies_vs_vampires.base import LONE_HANDICAP
 from pnp.engines.zombies_vs_vampires.bots import greedy_bot
 from pnp.engines.zombies_vs_vampires.moves import (
     BUILD,
@@ -41,11 +42,15 @@ class ZombiesVsVampires(PositionChecks):
         "exact": False,          # V4: False = up to n steps (clarifications), True = exactly n
         "twostar": "two",        # the "2*" face: two | reroll | choice (see docs)
         "v15": "off",            # V15 designer's rule: off | choose | reroll
-        "end": "round",          # V12/V13: round = finish the round then V13; immediate
-        "home": "zone",          # V11: zone = home pieces move only inside the far zone;
-                                 #      locked = a piece ending its move there never moves again
+        "end": "immediate",      # V12 "ends at once" (فوراً, sofort): the first to bring all
+                                 #      home wins; round = finish the round, then V13 (variant)
+        "home": "locked",        # V11 "leave it there" (اتركها هناك, lasse sie dort): a piece
+                                 #      ending its move in its far zone never moves again;
+                                 #      zone = it may still move inside the zone (variant)
         "jump_home": True,       # pieces safe at home may still be jumped over
         "seats": None,           # start zones in seat order, e.g. "nw,se"; None = the pack's
+        "handicap": 0,           # turns a lone racer sits out at the start (seat fairness:
+                                 #      the seat whose far zone nobody starts in, 3 players)
         "max_turns": 3000,       # never-ending guard (total turns)
     }
     rule_points: ClassVar[tuple] = ("V1", "V3", "V4", "V7", "V8", "V9", "V10", "V11", "V12",
@@ -66,9 +71,12 @@ class ZombiesVsVampires(PositionChecks):
         "twostar-choice": {"twostar": "choice"},
         "v15-choose": {"v15": "choose"},
         "v15-reroll": {"v15": "reroll"},
-        "immediate-end": {"end": "immediate"},
-        "home-locked": {"home": "locked"},
+        "finish-round": {"end": "round"},        # V12/V13: the round is played out
+        "home-zone": {"home": "zone"},           # V11: home pieces move inside the far zone
+        "immediate-end": {"end": "immediate"},   # the defaults since issue 15, kept by name so
+        "home-locked": {"home": "locked"},       # records that name them still replay
         "head-on": {"seats": "nw,se"},
+        "lone-handicap": {"handicap": LONE_HANDICAP},   # evens 3 players (docs: seat fairness)
         "board11": {"size": 11, "walls": "4,3,2"},
         "board15": {"size": 15},
         "board19": {"size": 19, "walls": "8,7,6"},
@@ -102,6 +110,10 @@ class ZombiesVsVampires(PositionChecks):
         if self.total_turns > self.max_turns:
             self.fire("cap")
             self._finish([], f"turn cap {self.max_turns} reached (seed {self.seed!r})", "cap")
+            return
+        if self.turns_taken[self.turn] <= self.sit_out[self.turn]:
+            self.fire("handicap")               # option handicap: this turn is given up
+            self._end_turn()
             return
         if self.options["v15"] == "choose" and self.home[self.turn]:
             self.phase = PH_CHOOSE                                            # V15

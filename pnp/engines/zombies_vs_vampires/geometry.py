@@ -87,9 +87,16 @@ class Geometry:
         # full table is emptied (MOVE_MEMO per square, WALL_MEMO; ~15 MB measured at the caps).
         self.piece_moves: list[dict[bytes, tuple[int, ...]]] = [{} for _ in range(self.LS)]
         self.wall_moves: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        # per source square: {byte index << 8 | byte: the MOVE moves to that byte's squares};
+        # a reach is local (rows within the die's steps), so a square meets few of its bytes
+        self.piece_bytes: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.LS)]
         self._wall_candidates()
         self.nbytes_full = (W * (N + 2) + 7) // 8
         self.POSF = _byte_positions(self.nbytes_full)
+        # (size, orientation) -> {byte index << 8 | byte: its BUILD moves} (build_moves_of);
+        # bounded by the board: at most (squares / 8) * 256 entries a table, ~1 MB in all
+        self.build_bytes: dict[tuple[int, int], dict[int, tuple[int, ...]]] = {
+            (L, o): {} for L in (1, 2, 3) for o in (0, 1)}
 
     def _wall_candidates(self) -> None:
         """Every groove run a wall of size 1, 2 or 3 may lie on (V9): inner grooves only, none
@@ -142,6 +149,23 @@ class Geometry:
                                       for ci in self.by_size[L] if self.cands[ci][0] == o]
                                      for o in (0, 1))
                             for L in (1, 2, 3)}
+
+    def build_moves_of(self, L: int, o: int, spots: int) -> tuple[int, ...]:
+        """The BUILD moves of the walls of size L and orientation o starting on the squares of
+        ``spots`` (V9's legal spots), ascending: joined byte by byte from a table of each
+        byte's moves (filled as bytes are met), not bit by bit."""
+        table = self.build_bytes[(L, o)]
+        out: list[int] = []
+        for j, byte in enumerate(spots.to_bytes(self.nbytes_full, "little")):
+            if byte:
+                key = j << 8 | byte
+                got = table.get(key)
+                if got is None:
+                    ci = self.start_ci[(L, o)]
+                    B = BUILD << 24
+                    got = table[key] = tuple(B | ci[x] << 12 for x in self.POSF[j][byte])
+                out += got
+        return tuple(out)
 
     def open_sides(self, EB: int, NB: int) -> tuple[int, int, int, int]:
         """V5: the squares whose east / west / north / south side holds no wall, as masks

@@ -166,7 +166,7 @@ class Legality(Movement):
             if a not in self.pos[p]:
                 return ("V4", "move one of your own pieces")
             if (self.target_mask[p] >> a) & 1 and not self.home_zone_mode:
-                return ("V11", "a piece home in the far zone stays there (variant locked)")
+                return ("V11", "a piece home in the far zone stays there: leave it there")
             if (self.home_zone_mode and (self.target_mask[p] >> a) & 1
                     and not (self.target_mask[p] >> b) & 1):
                 return ("V11", "a piece in its far zone never leaves it")
@@ -214,7 +214,10 @@ class Legality(Movement):
         return ("V5", "that square cannot be reached (walls and pieces in the way)")
 
     def _why_no_move(self) -> tuple[str, str]:
-        """The rule a move breaks when the die allows none: the forced choice of the face."""
+        """The rule a move breaks when the die allows none: the forced choice of the face (or
+        the end: a finished game, V12 ends it at once, allows no move)."""
+        if self.phase == PH_OVER:
+            return ("end", "the game is over")
         if self.phase == PH_BUILD or (self.phase == PH_ACT and self.face == F_BUILD):
             return ("V7", f"the die shows build: you must build a wall of size {self.wsize}")
         if self.phase == PH_ACT and self.face == F_PM:

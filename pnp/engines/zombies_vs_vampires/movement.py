@@ -18,11 +18,20 @@ from pnp.engines.zombies_vs_vampires.walls import Walls
 def _piece_moves(g: Geometry, s: int, chunk: bytes, seen: dict) -> tuple[int, ...]:
     """The MOVE moves of the piece on s whose reach is the lane ``chunk`` (little-endian
     bytes), destinations ascending; remembered in ``seen`` (emptied when full)."""
-    POS = g.POS
-    base = MOVE << 24 | s << 12
+    table = g.piece_bytes[s]        # byte index << 8 | byte -> that byte's moves from s
     lo = len(chunk) - len(chunk.lstrip(b"\0"))      # a reach is local: skip the empty bytes
     hi = len(chunk.rstrip(b"\0"))
-    got = tuple([base | t for j in range(lo, hi) if chunk[j] for t in POS[j][chunk[j]]])
+    out: list[int] = []
+    for j in range(lo, hi):
+        byte = chunk[j]
+        if byte:
+            key = j << 8 | byte
+            part = table.get(key)
+            if part is None:
+                base = MOVE << 24 | s << 12
+                part = table[key] = tuple([base | t for t in g.POS[j][byte]])
+            out += part
+    got = tuple(out)
     if len(seen) >= MOVE_MEMO:
         seen.clear()
     seen[chunk] = got

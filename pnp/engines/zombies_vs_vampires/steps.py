@@ -18,29 +18,32 @@ def reach(origins: int, empty: int, jo: int, nE: int, nW: int, nN: int, nS: int,
     orthogonal neighbour with no wall in the groove between, or V6, a jump over an adjacent
     piece of ``jo`` to the empty square beyond, with no wall in either groove. ``layers``: a
     list that gets the squares first reached at 1, 2, 3... steps (distance maps)."""
-    seen = front = origins
+    front = origins
+    free = empty & ~origins                 # squares a step may still land on (not yet seen)
     out = 0
+    if jo:                                  # a jump: over a piece of jo, both grooves open
+        jE, jW, jN, jS = jo & nE, jo & nW, jo & nN, jo & nS
     for _ in range(k):
         home = front & zone
         if home:
-            # V11 (default "zone"): a piece in its far zone never leaves it
+            # V11 (variant home-zone): a piece in its far zone never leaves it
             nxt = (reach(home, empty, jo, nE, nW, nN, nS, W, 0, 1) & zone |
-                   reach(front ^ home, empty, jo, nE, nW, nN, nS, W, 0, 1))
+                   reach(front ^ home, empty, jo, nE, nW, nN, nS, W, 0, 1)) & free
         else:
             e = (front & nE) << 1
             w = (front & nW) >> 1
             n = (front & nN) << W
             s = (front & nS) >> W
-            nxt = (e | w | n | s) & empty                                     # V5
             if jo:
-                nxt |= ((e & jo & nE) << 1 | (w & jo & nW) >> 1 |            # V6
-                        (n & jo & nN) << W | (s & jo & nS) >> W) & empty
-        nxt &= ~seen
+                nxt = (e | w | n | s |                                            # V5
+                       (e & jE) << 1 | (w & jW) >> 1 | (n & jN) << W | (s & jS) >> W) & free  # V6
+            else:
+                nxt = (e | w | n | s) & free                                      # V5
         if not nxt:
             break
         if layers is not None:
             layers.append(nxt)
-        seen |= nxt
+        free ^= nxt
         out |= nxt
         front = nxt
     return out

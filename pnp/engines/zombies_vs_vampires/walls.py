@@ -8,8 +8,7 @@ generator, the direct legality check, set-up from a record and ``check_invariant
 from __future__ import annotations
 
 from pnp.engines.zombies_vs_vampires.base import ZvvBase
-from pnp.engines.zombies_vs_vampires.geometry import WALL_MEMO, Geometry, bits
-from pnp.engines.zombies_vs_vampires.moves import BUILD
+from pnp.engines.zombies_vs_vampires.geometry import WALL_MEMO, Geometry
 
 WallMasks = tuple[int, int, int, int]       # (NB, EB, HP, VP), see geometry.py
 
@@ -90,11 +89,8 @@ class Walls(ZvvBase):
         g = self.geo
         key = (size, SH, SV)
         got = g.wall_moves.get(key)
-        if got is None:       # walls change seldom: most turns meet a set of spots seen before
-            ch = g.start_ci[(size, 0)]
-            cv = g.start_ci[(size, 1)]
-            B = BUILD << 24
-            got = tuple([B | ch[x] << 12 for x in bits(SH)] + [B | cv[x] << 12 for x in bits(SV)])
+        if got is None:       # a set of spots seen before (walls change on a third of turns)
+            got = g.build_moves_of(size, 0, SH) + g.build_moves_of(size, 1, SV)
             if len(g.wall_moves) >= WALL_MEMO:
                 g.wall_moves.clear()
             g.wall_moves[key] = got
