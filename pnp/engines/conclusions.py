@@ -96,7 +96,8 @@ def _run(label: str, n: int, s: dict, kind: str, spt: float | None) -> dict:
     run = {"variant": label, "players": n, "games": s["games"], "played": played,
            "finished": s["completed"], "did_not_end": s["did_not_end"],
            "all_ended": s["did_not_end"] == 0 and s["crashed"] == 0,
-           "length": _length(s, spt), "metrics": m, "seats": _seats(s, n)}
+           "length": _length(s, spt), "metrics": m, "seats": _seats(s, n),
+           "rule_findings": s.get("rule_findings", [])}
     if kind == PLAYERS_VS_GAME:
         run["players_win"] = _rate(played - m["game_won"] - m["unfinished"], played)
         run["game_wins"] = _rate(m["game_won"], played)
@@ -228,6 +229,10 @@ def _findings(c: dict, comparisons: list[dict]) -> list[dict]:
             ", ".join(c["never_exercised"]) + ".", rules=c["never_exercised"])
     else:
         add("rules.all", "Every rule point fired in at least one run.")
+    for r in c["runs"]:
+        for rf in r.get("rule_findings", ()):
+            if rf["code"] != "rules.variant":      # a variant-only rule the run did not play is no news
+                add(rf["code"], rf["message"] + ".", rules=[rf["rule"]], where=rf["where"])
     if c["never_exercised_some_runs"]:
         add("rules.some", "Not fired in some runs: " + ", ".join(c["never_exercised_some_runs"]) + ".",
             rules=c["never_exercised_some_runs"])
