@@ -315,3 +315,11 @@ def test_reachability_findings_name_the_rule_and_the_configuration():
     for f in quick:                                            # variant rules: played in their variant
         if f["rule"] in ("C24", "C25", "C26"):
             assert f["code"] == "rules.unreachable" and G.rule_variants[f["rule"]][0] in f["where"]
+
+
+def test_simulation_reports_carry_the_rule_findings():
+    from pnp.engines.simulate import simulate
+    s = simulate("cimiterio", games=2, seed=1, bot="random", variants=["map=classic"], max_turns=15)
+    found = {(f["code"], f["rule"]) for f in s.summary()["rule_findings"]}
+    assert ("rules.unfired", "C22") in found and ("rules.variant", "C26") in found
+    assert "rules.unfired C22: C22 did not fire in 2 games (random bot) with map classic" in s.to_text()
