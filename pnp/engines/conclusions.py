@@ -229,14 +229,6 @@ def _findings(c: dict, comparisons: list[dict]) -> list[dict]:
             ", ".join(c["never_exercised"]) + ".", rules=c["never_exercised"])
     else:
         add("rules.all", "Every rule point fired in at least one run.")
-    grouped: dict[tuple, list] = {}             # one finding per rule and configuration, with its player counts
-    for r in c["runs"]:
-        for rf in r.get("rule_findings", ()):
-            if rf["code"] != "rules.variant":      # a variant-only rule the run did not play is no news
-                grouped.setdefault((rf["code"], rf["rule"], rf["where"], rf["message"]), []).append(r["players"])
-    for (code, rule, where, message), counts in grouped.items():
-        add(code, f"{message} (at {', '.join(map(str, counts))} player{'s' * (counts != [1])}).",
-            rules=[rule], where=where, players=counts)
     if c["never_exercised_some_runs"]:
         add("rules.some", "Not fired in some runs: " + ", ".join(c["never_exercised_some_runs"]) + ".",
             rules=c["never_exercised_some_runs"])
@@ -250,6 +242,15 @@ def _findings(c: dict, comparisons: list[dict]) -> list[dict]:
         else:
             add("ab.none", f"A/B: no difference between the variants is significant after Holm "
                 f"correction ({ab['tests']} tests at {c['alpha']}).", tests=ab["tests"])
+    # each rule point that did not fire, with its configuration: last, after the headline findings
+    grouped: dict[tuple, list] = {}             # one finding per rule and configuration, with its player counts
+    for r in c["runs"]:
+        for rf in r.get("rule_findings", ()):
+            if rf["code"] != "rules.variant":      # a variant-only rule the run did not play is no news
+                grouped.setdefault((rf["code"], rf["rule"], rf["where"], rf["message"]), []).append(r["players"])
+    for (code, rule, where, message), counts in grouped.items():
+        add(code, f"{message} (at {', '.join(map(str, counts))} player{'s' * (counts != [1])}).",
+            rules=[rule], where=where, players=counts)
     return f
 
 
