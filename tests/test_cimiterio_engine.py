@@ -56,7 +56,7 @@ def test_setup_c1_c2_c3():
 
 
 def test_map_tables():
-    B = G(players=1, seed=0).B
+    B = G(players=1, seed=0, variants=["map=classic"]).B
     assert len(B.slots) == 35 and len(B.ring) == 27 and len(B.piles) == 5
     assert B.cell_text(B.centre) == "7,7"
     assert [B.cell_text(c) for c in B.gate_adj] == ["13,7"]
@@ -229,7 +229,7 @@ def test_engine_plays_the_pack_it_is_given(tmp_path):
     _edit(root / "cards" / "gate.yaml", "intact_holds: 5, damaged_holds: 3",
           "intact_holds: 9, damaged_holds: 1")
     _edit(root / "cards" / "actions.yaml", "max_stops: 3, pull: 2", "max_stops: 2, pull: 1")
-    _edit(root / "map.yaml", "guardian_start: [[14, 5], [14, 9]]", "guardian_start: [[14, 3], [14, 11]]")
+    _edit(root / "map.yaml", "guardian_start: [[14, 5], [14, 7]]", "guardian_start: [[14, 3], [14, 11]]")
     st = G(players=2, seed=0, options={"pack": str(root)})
     B = st.B
     assert st.holds == (9, 1) and st.pull == 1
@@ -246,3 +246,80 @@ def test_a_pack_that_does_not_load_is_an_error(tmp_path):
     _edit(root / "cards" / "gate.yaml", "intact_holds: 5", "intact_holds: five")
     with pytest.raises(DataError):
         G(players=2, seed=0, options={"pack": str(root)})
+
+
+# ---------------------------------------------------------------- maps, hidden decks, reachability
+def test_every_map_of_the_pack_plays():
+    """map.yaml (the default) and every map of maps.yaml build their tables; the default's gate
+    faces a mid-avenue cell and its stops face the tomb rows too (C8, C13)."""
+    from pnp.engines.cimiterio.pack_data import map_ids
+    ids = map_ids()
+    assert ids[0] == "avenues" and {"classic", "mid-gate", "tomb-rows", "mid-spots"} <= set(ids)
+    for mp in ids:
+        st = G(players=2, seed=3, variants=[f"map={mp}"])
+        assert len(st.B.slots) == 35 and len(st.B.piles) == 5 and not st.check_invariants()
+    B = G(players=2, seed=0).B
+    assert [B.cell_text(c) for c in B.gate_adj] == ["13,6"] and len(B.ring) == 51
+    row2 = B.ring_index[B.parse_cell("2,0")]
+    assert [B.cell_text(c) for c in B.line[row2]] == ["2,1", "2,3", "2,5", "2,7", "2,9", "2,11", "2,13"]
+    assert B.line_next[row2][B.parse_cell("2,5")] is None          # the tomb 2,4 is in the way
+    with pytest.raises(RecordError, match="unknown map"):
+        G(players=2, seed=0, variants=["map=nowhere"])
+
+
+def _greedy_choice(st, seed):
+    from pnp.engines.core import Rng
+    return G.observation_bots["greedy"](st.observation(st.to_move), Rng(seed))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bots_never_see_the_order_of_the_face_down_decks(seed):
+    """observation(seat) lists the decks' cards, not their order; a bot's choice depends only on
+    it: shuffling the hidden decks (as a peeking bot would notice) changes nothing."""
+    st = G(players=2, seed=seed)
+    for _ in range(2 + seed):                              # reach the action before an event
+        st.push(st.legal_moves()[0])
+    before = _greedy_choice(st, seed)
+    obs = json.dumps(st.observation(st.to_move), sort_keys=True)
+    r = random.Random(seed)
+    for _ in range(5):
+        ev, zd = list(st.edeck), list(st.zdeck)
+        r.shuffle(ev)
+        r.shuffle(zd)
+        st.edeck, st.zdeck = tuple(ev), tuple(zd)
+        st.rng.state = r.getrandbits(64)
+        assert json.dumps(st.observation(st.to_move), sort_keys=True) == obs
+        assert _greedy_choice(st, seed) == before
+    assert "rng" not in st.observation(0)["position"] and "seed" not in st.observation(0)["position"]
+
+
+def test_only_observation_bots_and_ismcts_play_cimiterio():
+    from pnp.engines.simulate import bot_names, get_game_bot
+    assert set(bot_names(G)) == {"random", "greedy", "planner", "ismcts"}
+    with pytest.raises(ValueError, match="hidden information"):
+        get_game_bot(G, "mcts")
+
+
+def test_reachability_findings_name_the_rule_and_the_configuration():
+    from pnp.engines.reachability import check_reachability, run_findings
+    summary = {"variants": ["map=classic"], "games": 5, "bot": "greedy",
+               "never_exercised": ["C12", "C22", "C24"]}
+    found = {f["rule"]: f for f in run_findings("cimiterio", summary)}
+    assert found["C22"]["code"] == "rules.unfired" and "map classic" in found["C22"]["where"]
+    assert found["C24"]["code"] == "rules.variant" and found["C24"]["variants"] == ["personal"]
+    assert found["C12"]["code"] == "rules.unfired"
+    # a map where no gap lies half way between two stops in line with it: C12 cannot happen
+    assert "C12" not in G.unreachable_rules(G(players=2, seed=0).options)
+    quick = check_reachability("cimiterio", games=2, max_turns=20)
+    assert {f["rule"] for f in quick} >= {"C22", "C23"}           # nobody wins in 20 turns
+    for f in quick:                                            # variant rules: played in their variant
+        if f["rule"] in ("C24", "C25", "C26"):
+            assert f["code"] == "rules.unreachable" and G.rule_variants[f["rule"]][0] in f["where"]
+
+
+def test_simulation_reports_carry_the_rule_findings():
+    from pnp.engines.simulate import simulate
+    s = simulate("cimiterio", games=2, seed=1, bot="random", variants=["map=classic"], max_turns=15)
+    found = {(f["code"], f["rule"]) for f in s.summary()["rule_findings"]}
+    assert ("rules.unfired", "C22") in found and ("rules.variant", "C26") in found
+    assert "rules.unfired C22: C22 did not fire in 2 games (random bot) with map classic" in s.to_text()

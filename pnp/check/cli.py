@@ -16,13 +16,15 @@ from pnp.pack import available_packs
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Warnings fail the check too (exit 1).")
 @click.option("--no-print", is_flag=True, help="Skip the print checks (rendering every face: text fit, glyphs, size).")
-def check(games, fmt, strict, no_print):
+@click.option("--engine", is_flag=True, help="Also play a small fixed-seed batch with the pack's rules engine: "
+              "rule points that cannot fire or did not fire (rules.unreachable, rules.unfired).")
+def check(games, fmt, strict, no_print, engine):
     """Check GAMES (pack names or folders; default: every shipped game): composition rules from
     each pack's rules.yaml, missing translations, text fit and glyph coverage in every language.
 
     Exit status: 0 clean, 1 errors (or warnings with --strict), 2 a pack that cannot be used."""
     games = list(games) or [p.name for p in available_packs()]
-    checks = ALL_CHECKS - ({"print"} if no_print else set())
+    checks = ALL_CHECKS - ({"print"} if no_print else set()) | ({"engine"} if engine else set())
     findings = []
     for game in games:
         findings.extend(check_pack(game, checks))

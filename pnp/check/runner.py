@@ -81,6 +81,9 @@ def check_pack(name_or_path: str | Path, checks: frozenset | set = ALL_CHECKS,
     if "rules" in checks:
         loaded = missing_texts(findings)
         findings.extend(f for f in check_composition(pack) if _missing_text(f) not in loaded)
+    if "engine" in checks and pack.engine:          # can every rule point happen? (pnp.engines.reachability)
+        from pnp.engines.reachability import pack_findings
+        findings.extend(pack_findings(pack))
     if "print" in checks:
         art = ArtResolution(pack)                       # measured on the faces the print checks draw
         findings.extend(render_findings(pack, languages, missing_texts(findings), art.add))

@@ -119,6 +119,13 @@ class Lattice:
 
 def lattice(ctx: Context, spec: dict) -> Lattice:
     cells = ctx.collection(spec, "map")
+    if isinstance(cells, list):                 # a collection of several maps: pick one by `map_id`
+        wanted = spec.get("map_id")
+        found = [m for m in cells if isinstance(m, dict) and (wanted is None or m.get("id") == wanted)]
+        if not found:
+            known = ", ".join(str(m.get("id")) for m in cells if isinstance(m, dict)) or "none"
+            raise ComponentError(f"the map collection has no map {wanted!r} (maps: {known})", "map_id")
+        cells = found[0]
     grid = need(cells, "grid", "the map collection", "map")
     rows = parse_grid(grid)
     if not rows or not rows[0]:

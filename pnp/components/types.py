@@ -253,6 +253,8 @@ _STANDEE = _schema("standee", "Fold-over standees: a strip with the figure on bo
 _LATTICE_FIELDS = {
     "map": Field("collection", "The map collection, whose `grid` is the lattice: one row per line "
                  "(each may be quoted), one symbol per cell, space for nothing.", "map"),
+    "map_id": Field("str?", "When the `map` collection lists several maps (entries with an `id`): the id of "
+                    "the one to draw; null: the first.", None),
     "card": Field("size", "Every cell of the lattice is this card size (poker, bridge... or '63mm x 88mm').",
                   "poker"),
     "gutter": Field("length", "Space between neighbouring cells.", "2mm"),

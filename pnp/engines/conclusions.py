@@ -96,7 +96,8 @@ def _run(label: str, n: int, s: dict, kind: str, spt: float | None) -> dict:
     run = {"variant": label, "players": n, "games": s["games"], "played": played,
            "finished": s["completed"], "did_not_end": s["did_not_end"],
            "all_ended": s["did_not_end"] == 0 and s["crashed"] == 0,
-           "length": _length(s, spt), "metrics": m, "seats": _seats(s, n)}
+           "length": _length(s, spt), "metrics": m, "seats": _seats(s, n),
+           "rule_findings": s.get("rule_findings", [])}
     if kind == PLAYERS_VS_GAME:
         run["players_win"] = _rate(played - m["game_won"] - m["unfinished"], played)
         run["game_wins"] = _rate(m["game_won"], played)
@@ -241,6 +242,15 @@ def _findings(c: dict, comparisons: list[dict]) -> list[dict]:
         else:
             add("ab.none", f"A/B: no difference between the variants is significant after Holm "
                 f"correction ({ab['tests']} tests at {c['alpha']}).", tests=ab["tests"])
+    # each rule point that did not fire, with its configuration: last, after the headline findings
+    grouped: dict[tuple, list] = {}             # one finding per rule and configuration, with its player counts
+    for r in c["runs"]:
+        for rf in r.get("rule_findings", ()):
+            if rf["code"] != "rules.variant":      # a variant-only rule the run did not play is no news
+                grouped.setdefault((rf["code"], rf["rule"], rf["where"], rf["message"]), []).append(r["players"])
+    for (code, rule, where, message), counts in grouped.items():
+        add(code, f"{message} (at {', '.join(map(str, counts))} player{'s' * (counts != [1])}).",
+            rules=[rule], where=where, players=counts)
     return f
 
 

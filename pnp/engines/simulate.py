@@ -494,6 +494,9 @@ class SimulationReport:
             "no_winner_rules": sorted({r["outcome"]["rule"] for r in no_winner}),
             "anomalies": anomalies,
         }
+        # rule points that never fired, as findings with a code and the configuration (C13...)
+        from pnp.engines.reachability import run_findings
+        out["rule_findings"] = run_findings(self.game, out)
         if "gate_broken" in stats:          # Cimiterio: everyone loses when the gate breaks
             k = int(stats["gate_broken"]["total"])
             out["gate_broken"] = k
@@ -565,6 +568,8 @@ class SimulationReport:
             L.append("    " + "  ".join(row[i:i + 6]))
         if s["never_exercised"]:
             L.append("  NEVER EXERCISED: " + ", ".join(s["never_exercised"]))
+            for f in s["rule_findings"]:
+                L.append(f"    {f['code']} {f['rule']}: {f['message']}")
         bad = [a for a in s["anomalies"] if a["kind"] != "non-terminating"]
         if bad:
             L.append(f"  ANOMALIES ({len(bad)}):")

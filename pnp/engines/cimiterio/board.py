@@ -83,12 +83,16 @@ class Board:
             self.reach.append(tuple(dests))
 
     def _lines(self) -> None:
-        """C7: a guardian's straight line is the avenue its stop is at the end of."""
+        """C7: a guardian's straight line is the row or column its stop faces, from the stop to
+        the far edge of the cemetery, tombs included: a stop in line with a row of tombs sees the
+        gaps between them. C8: a group moves toward the stop along it until the next cell is a
+        tomb ("the tomb that separates it from the noise") or the stop itself."""
         W, H, n = self.W, self.H, self.W * self.H
-        self.line: list[tuple[int, ...]] = []       # per stop: cells from nearest to farthest
+        self.line: list[tuple[int, ...]] = []       # per stop: gap cells from nearest to farthest
         self.line_dist: list[dict[int, int]] = []   # per stop: cell -> distance (1 = next to the stop)
-        # per stop: cell -> next cell toward the stop (None at the end, C8)
+        # per stop: cell -> next cell toward the stop (None: the stop or a tomb is next, C8)
         self.line_next: list[dict[int, int | None]] = []
+        inside = [self.gap[c] or self.ch(c) in "TB" for c in range(n)]
         for s in self.ring:
             r, c = divmod(s, W)
             if r == 0:
@@ -99,14 +103,22 @@ class Board:
                 d = 1
             else:
                 d = -1
-            cells = []
-            x = s + d
-            while 0 <= x < n and self.gap[x]:
-                cells.append(x)
+            cells, dist, nxt = [], {}, {}
+            prev: int | None = None           # the cell toward the stop, while it is a gap
+            x, k = s + d, 1
+            while 0 <= x < n and inside[x] and (x // W == r or x % W == c):
+                if self.gap[x]:
+                    cells.append(x)
+                    dist[x] = k
+                    nxt[x] = prev
+                    prev = x
+                else:
+                    prev = None               # a tomb: the gaps beyond it stop in front of it
                 x += d
+                k += 1
             self.line.append(tuple(cells))
-            self.line_dist.append({x: i + 1 for i, x in enumerate(cells)})
-            self.line_next.append({x: (cells[i - 1] if i else None) for i, x in enumerate(cells)})
+            self.line_dist.append(dist)
+            self.line_next.append(nxt)
 
     def _toward_gate(self, metric: str, step: str) -> None:
         """C16/C19: distance to the gate (``bfs`` = shortest path over gaps, ``manhattan`` =

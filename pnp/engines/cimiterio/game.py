@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pnp.engines.cimiterio import bots
 from pnp.engines.cimiterio.actions import Actions
-from pnp.engines.cimiterio.bots import determinize
 from pnp.engines.cimiterio.notation import Notation
 from pnp.engines.cimiterio.state import (
     GATE_BROKEN,
@@ -37,7 +37,9 @@ class Cimiterio(Actions, PositionChecks, Notation):
         "personal_owner": 0,        # C24: its owner's seat
         "order": "choice",          # C19 ties: choice (current player) | auto (reading order)
         "tiebreak": True,           # C23 on; off = shared win
-        "attack": "adjacent",       # C13: adjacent (next to the gate with a move left) | arrive
+        "attack": "arrive",         # C13: arrive (the seed: "se arrivano adiacenti, ma hanno ancora un movimento") | adjacent
+        "bell_capture": True,       # C9/C19: the bell tower's moves capture too (the seed's general C9; only C16 exempts)
+        "map": "",                  # C1: a map id of the pack (map.yaml or maps.yaml); "" = map.yaml's
         "pack": "",                 # the pack's name or folder ("" = the shipped cimiterio)
     }
     stat_labels: ClassVar[dict[str, str]] = {
@@ -59,6 +61,19 @@ class Cimiterio(Actions, PositionChecks, Notation):
         "cemetery-empty": {"end": "cemetery-empty"},
         "auto-order": {"order": "auto"},
         "arrive": {"attack": "arrive"},
+        "adjacent": {"attack": "adjacent"},
+        "bell-captures": {"bell_capture": True},
+        "bell-ignores": {"bell_capture": False},
+    }
+    # the event and zombie decks are face down: simulations play only bots that see
+    # observation(seat) (filled in below, after the class: they rebuild positions of it)
+    observation_bots: ClassVar[dict] = {}
+    # Rule points that only a variant can fire (the reachability check plays these variants for
+    # them, pnp.engines.reachability): rule -> variants.
+    rule_variants: ClassVar[dict[str, tuple[str, ...]]] = {
+        "C24": ("personal",),
+        "C25": ("quick", "quick-damaged"),
+        "C26": ("restless",),
     }
 
     # ---------------------------------------------------------------- setup
@@ -141,9 +156,38 @@ class Cimiterio(Actions, PositionChecks, Notation):
         return v
 
     def determinize(self, seat: int, rng) -> "Cimiterio":
-        """This position with the face-down decks in an order drawn from ``rng``, for the mcts
+        """This position with the face-down decks in an order drawn from ``rng``, for the ismcts
         search bot (see :func:`.bots.determinize`)."""
-        return determinize(self, seat, rng)
+        return bots.determinize(self, seat, rng)
+
+    # ---------------------------------------------------------------- reachability (pnp.engines.reachability)
+    @classmethod
+    def config_label(cls, options: dict) -> str:
+        """The map and readings a finding names: what decides which rules can fire."""
+        from pnp.engines.cimiterio.pack_data import map_ids
+        mp = options["map"] or map_ids(options["pack"])[0]
+        return (f"map {mp}, C13 {options['attack']}, bell tower "
+                f"{'captures' if options['bell_capture'] else 'ignores tombs'}")
+
+    @classmethod
+    def unreachable_rules(cls, options: dict) -> dict[str, str]:
+        """Rule points the map's tables show can never fire with ``options``."""
+        from pnp.engines.cimiterio.pack_data import tables
+        B = tables(options["pack"], options["metric"], options["step"], options["map"])[0]
+        out = {}
+        # C12: a split needs a gap exactly half way between two stops whose lines cross it
+        half_way = any(a != b and B.line_dist[a].get(c) == B.line_dist[b].get(c) is not None
+                       for a in range(len(B.ring)) for b in range(a + 1, len(B.ring))
+                       for c in B.line_dist[a])
+        if not half_way:
+            out["C12"] = "no gap lies half way between two guardian stops in line with it"
+        return out
+
+    # ---------------------------------------------------------------- hidden information
+    def observation(self, seat: int) -> dict:
+        """What ``seat`` sees: everything but the order of the event and zombie decks (C15,
+        C17) and the RNG; bots get only this (see :mod:`.bots`)."""
+        return bots.observation(self, seat)
 
     def stats(self) -> dict:
         rf = self.rules_fired
@@ -184,3 +228,6 @@ class Cimiterio(Actions, PositionChecks, Notation):
         if total != 95 and self.nz == 35:
             probs.append(f"{total} cards instead of 95")
         return probs
+
+
+Cimiterio.observation_bots = bots.observation_bots()

@@ -146,16 +146,20 @@ class Movement(Scoring):
         B = self.B
         stacks = self.stacks
         noise = stop >= 0
+        # C9: guardian noise captures; the bell tower too in the `bell-captures` reading (the seed
+        # states capture generally and exempts only the noise event, C16 "la ignoreranno")
+        capture = noise or (self._bell_captures and self.wave is not None and self.wave[0] == "C19")
+        tomb_adj = B.tomb_adj
+        tomb_of = self.tomb_of
         if noise:
             nexts = B.line_next[stop]
-            tomb_adj = B.tomb_adj
-            tomb_of = self.tomb_of
         else:
             nexts = B.gate_next
             gate_adj = B.gate_adj
             moved = self._attack_any
+        fresh = self.pull if noise else self.movement
         while True:
-            if noise:
+            if capture:
                 adj = tomb_adj[cell]
                 while stack and tomb_of[stack[-1]] in adj:
                     # C9: orthogonally next to its own tomb at the start, during or at the end
@@ -168,12 +172,12 @@ class Movement(Scoring):
                     if stack:
                         # C11: the next card is the new leader; a new group with its own moves
                         self.fire("C11")
-                        steps = self.pull
+                        steps = fresh
                 if not stack:
                     if not stacks:
                         self._cemetery_empty()
                     return
-            elif cell in gate_adj:
+            if not noise and cell in gate_adj:
                 if steps > 0 and moved:
                     self._attack(len(stack))   # C13: next to the gate with a move left
                 break

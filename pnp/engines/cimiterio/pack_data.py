@@ -61,15 +61,36 @@ def cards_from_pack(pack: Pack) -> Cards:
     )
 
 
+def pack_maps(loaded: Pack) -> dict[str, dict]:
+    """The pack's maps by id, the default first: the ``map`` collection (the map the pack prints
+    and plays unless told otherwise) and the alternatives listed in the optional ``maps``
+    collection (option ``map=<id>``, C1)."""
+    main = loaded.collections["map"]
+    maps = {str(main.get("id") or "default"): main}
+    for alt in loaded.collections.get("maps") or ():
+        maps.setdefault(str(alt["id"]), alt)
+    return maps
+
+
 @functools.lru_cache(maxsize=4)
-def pack_data(pack: str) -> tuple[dict, Cards]:
-    """(map collection, cards) of the pack named (or at the path) ``pack``."""
+def pack_data(pack: str) -> tuple[dict[str, dict], Cards]:
+    """(maps by id, the default first; cards) of the pack named (or at the path) ``pack``."""
     loaded = load_pack(pack)
-    return loaded.collections["map"], cards_from_pack(loaded)
+    return pack_maps(loaded), cards_from_pack(loaded)
 
 
-@functools.lru_cache(maxsize=16)
-def tables(pack: str, metric: str, step: str) -> tuple[Board, Cards]:
-    """The board tables and the cards for a game's options (shared by every game with them)."""
-    mp, cards = pack_data(pack or PACK_NAME)
-    return Board(mp, cards.max_stops, metric, step), cards
+def map_ids(pack: str = "") -> tuple[str, ...]:
+    """The ids of the pack's maps, the default first."""
+    return tuple(pack_data(pack or PACK_NAME)[0])
+
+
+@functools.lru_cache(maxsize=32)
+def tables(pack: str, metric: str, step: str, map_id: str = "") -> tuple[Board, Cards]:
+    """The board tables and the cards for a game's options (shared by every game with them);
+    ``map_id`` "" is the pack's default map."""
+    maps, cards = pack_data(pack or PACK_NAME)
+    if not map_id:
+        map_id = next(iter(maps))
+    if map_id not in maps:
+        raise RecordError(f"cimiterio: unknown map {map_id!r} (the pack has: {', '.join(maps)})")
+    return Board(maps[map_id], cards.max_stops, metric, step), cards

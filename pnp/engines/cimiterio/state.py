@@ -31,7 +31,7 @@ class CimiterioState(GameState):
     # ---------------------------------------------------------------- tables and blank state
     def _tables(self) -> None:
         o = self.options
-        self.B, self.cards = tables(o["pack"], o["metric"], o["step"])
+        self.B, self.cards = tables(o["pack"], o["metric"], o["step"], o["map"])
         self.nz = len(self.cards.zombies)
         self.ev = tuple(self._event_tuple(e) for e in self.cards.events)
         self.values = tuple(p for _, p in self.cards.zombies)
@@ -42,6 +42,7 @@ class CimiterioState(GameState):
         self._personal = int(o["personal"])
         self._personal_owner = int(o["personal_owner"])
         self._attack_any = o["attack"] != "arrive"
+        self._bell_captures = bool(o["bell_capture"])
         if o["personal"] >= self.nz:
             raise RecordError(f"cimiterio: personal zombie {o['personal']} out of range")
 
