@@ -138,7 +138,7 @@ def test_a_broken_glossary_is_unusable(tmp_path):
     ("Gib alle 5 Aktionskarten weiter.", "Karte", "de", True),            # German compound
     ("Вартові та пам'ятки гравців", "пам'ятка", "uk", True),              # inflection
     ("Lo scaccia l'oggetto con lo stesso simbolo.", "oggetto", "it", True),  # elision
-    ("الحارسان وملخّصات القواعد", "ملخّص القواعد", "ar", True),            # proclitic, plural, shadda
+    ("الحارسان وملخّصات القواعد", "ملخص القواعد", "ar", True),            # proclitic, plural, shadda
     ("Aiuto al giocatore", "promemoria", "it", False),
     ("Draw the top card.", "card", "en", True),
     ("Show your hand and discard it.", "card", "en", False),               # "discard" is not "card"
