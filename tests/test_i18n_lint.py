@@ -68,6 +68,18 @@ def test_same_source_text_two_ways(tmp_path):
     assert findings[0]["detail"]["other_key"] == "deck.gate"
 
 
+def test_two_games_wording_one_english_text_two_ways(tmp_path):
+    packs = [copy(tmp_path, game) for game in ("cimiterio", "zombie-run", "zombies-vs-vampires")]
+    # "Your turn" is "Dein Zug" in every game; one game drifts
+    line = replace(packs[1] / "text" / "de.yaml", 'heading: "Dein Zug"', 'heading: "Du bist dran"')
+    assert lint(str(packs[1]))[0] == 0          # alone, the game is consistent with itself
+    status, findings = lint(*map(str, packs))
+    assert status == 1
+    assert where(findings) == {("i18n.two-ways", "de.yaml", line, "aid.turn.heading", "de")}
+    assert Path(findings[0]["file"]).parent.parent.name == "zombie-run"
+    assert "(cimiterio)" in findings[0]["message"]
+
+
 def test_homonyms_are_exempt(tmp_path):
     pack = copy(tmp_path, "zombies-vs-vampires")
     replace(pack / "text" / "glossary.yaml", "homonyms:\n  - Goal", "homonyms: []\n#  - Goal")

@@ -174,22 +174,22 @@ def lint(games, fmt, strict):
     """Terms and conventions of every language of GAMES (default: every shipped game and the shared
     sheet words): a glossary term translated another way (text/glossary.yaml, pnp/i18n/glossary.yaml),
     a forbidden variant, one source text translated two ways, a mixed form of address, "x" between
-    numbers, the space before "%", a game's text renaming a shared sheet word.
+    numbers, the space before "%", a game's text renaming a shared sheet word. With several games,
+    also one English text worded two ways by two games.
 
     Exit status: 0 clean, 1 errors (or warnings with --strict), 2 a pack or glossary that cannot be used."""
     from pnp.check.findings import exit_code
     from pnp.composition.findings import ERROR, WARNING
-    from pnp.errors import DataError
-    from pnp.i18n.lint import lint_pack, lint_sheet
+    from pnp.i18n.lint import lint_across, lint_pack, lint_sheet
     from pnp.pack import available_packs
 
     names = list(games) or [p.name for p in available_packs()]
     findings = [] if games else lint_sheet()
-    for game in names:
-        try:
-            findings.extend(lint_pack(_load(game)))
-        except DataError:
-            raise          # the pack does not load: its problems, exit 2, as every command
+    packs = [_load(game) for game in names]       # a pack that does not load: its problems, exit 2
+    for pack in packs:
+        findings.extend(lint_pack(pack))
+    if len(packs) > 1 and not any(f.fatal for f in findings):
+        findings.extend(lint_across(packs))       # the same English, worded alike in every game
     status = exit_code(findings, strict)
     if fmt == "json":
         click.echo(json.dumps({"games": names, "exit": status, "findings": [f.to_dict() for f in findings]},

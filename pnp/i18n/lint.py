@@ -5,7 +5,9 @@ key of the text to fix:
 
     i18n.glossary     the English text holds a glossary term, the translation lacks the chosen term
     i18n.forbidden    a text holds a variant the glossary forbids (`not:`)
-    i18n.two-ways     one English text translated two ways within one language (game + shared words)
+    i18n.two-ways     one English text translated two ways within one language (game + shared words;
+                      with several games, also between games); the wording most keys use is the
+                      reference, the others are the findings
     i18n.address      a text addresses the reader in another form than the language's (conventions.yaml)
     i18n.times-sign   "x" between two numbers (3x3): write "×"
     i18n.percent      a space before "%" where the language writes none, or none where it wants one
@@ -25,6 +27,7 @@ source terms match a word or its plural (-s, -es, -y/-ies), case-insensitively.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -288,28 +291,40 @@ def check_terms(pivot: dict[str, Text], texts: dict[str, dict[str, Text]], gloss
 
 
 def check_two_ways(pivot: dict[str, Text], texts: dict[str, dict[str, Text]], homonyms: frozenset[str],
-                   game: str) -> list[Finding]:
-    """The same English text, translated differently in one language (first key: the reference)."""
+                   game: str, across: bool = False) -> list[Finding]:
+    """The same English text, translated differently in one language (first key: the reference).
+    `across`: the ids are `<game>:<key>` of several games, and only pairs from two games count."""
     by_source: dict[Any, list[str]] = {}
-    for key, en in sorted(pivot.items()):
+    for ref, en in sorted(pivot.items()):
         if str(en.value) not in homonyms and words(en.joined, PIVOT):
-            by_source.setdefault(en.identity, []).append(key)
+            by_source.setdefault(en.identity, []).append(ref)
     found = []
-    for keys in by_source.values():
-        if len(keys) < 2:
+    for refs in by_source.values():
+        if len(refs) < 2:
             continue
         for lang, table in texts.items():
             if lang == PIVOT:
                 continue
-            present = [table[key] for key in keys if key in table]
-            first = present[0] if present else None
-            for other in present[1:]:
-                if first is not None and other.identity != first.identity:
-                    found.append(_at(other, ERROR, TWO_WAYS, f"the English {str(pivot[other.key].value)!r} is "
-                                     f"{first.joined!r} at {first.key} but {other.joined!r} here",
-                                     "word both alike, or list the English under `homonyms:` in the glossary "
-                                     "if the two mean different things", game, other_key=first.key))
+            present = [(ref, table[ref]) for ref in refs if ref in table]
+            if not present:
+                continue
+            # the reference: the wording most keys use (the first of them on a tie)
+            counts = Counter(text.identity for _, text in present)
+            first = next(text for _, text in present if counts[text.identity] == max(counts.values()))
+            for ref, other in present:
+                if other.identity == first.identity or (across and other.file == first.file):
+                    continue
+                at = f"{first.key} ({_game_of(first)})" if across else first.key
+                found.append(_at(other, ERROR, TWO_WAYS, f"the English {str(pivot[ref].value)!r} is "
+                                 f"{first.joined!r} at {at} but {other.joined!r} here",
+                                 "word both alike, or list the English under `homonyms:` in the glossary "
+                                 "if the two mean different things", game or _game_of(other), other_key=first.key))
     return found
+
+
+def _game_of(text: Text) -> str:
+    """The game a text file belongs to (data/<game>/text/<lang>.yaml)."""
+    return Path(text.file).parent.parent.name
 
 
 def check_conventions(texts: dict[str, dict[str, Text]], game: str) -> list[Finding]:
@@ -371,6 +386,23 @@ def lint_pack(pack) -> list[Finding]:
     found += check_conventions(own, game)
     found += check_shared_words(own, glossary, game)
     return sorted(set(found), key=Finding.sort_key)
+
+
+def lint_across(packs: list) -> list[Finding]:
+    """One English text translated two ways in one language by two games (`Your turn` is the same
+    words in every game); the homonyms of every glossary are exempt."""
+    pivot: dict[str, Text] = {}
+    texts: dict[str, dict[str, Text]] = {}
+    homonyms = set(load_glossary(SHARED_GLOSSARY).homonyms)
+    for pack in packs:
+        own = game_texts(pack)
+        if PIVOT not in own:
+            continue
+        homonyms |= load_glossary(pack.root / "text" / GLOSSARY_NAME, pack.id).homonyms
+        pivot.update({f"{pack.id}:{key}": text for key, text in own[PIVOT].items()})
+        for lang, table in own.items():
+            texts.setdefault(lang, {}).update({f"{pack.id}:{key}": text for key, text in table.items()})
+    return sorted(set(check_two_ways(pivot, texts, frozenset(homonyms), "", across=True)), key=Finding.sort_key)
 
 
 def lint_sheet() -> list[Finding]:
