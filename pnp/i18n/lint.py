@@ -37,7 +37,7 @@ import yaml
 
 from pnp import schema
 from pnp.composition.findings import ERROR, WARNING, Finding, finding
-from pnp.errors import Problems
+from pnp.errors import Problems, display_path
 from pnp.i18n import sheet
 from pnp.i18n.plurals import PluralText
 from pnp.yamlsource import Source, load_source
@@ -99,8 +99,9 @@ class Term:
     term: str
     forms: tuple[str, ...] = ()
     forbidden: tuple[str, ...] = ()
-    line: int = 0
-    skip_keys: frozenset[str] = frozenset()                 # of the entry in its glossary file
+    line: int = 0                                   # of the entry in its glossary file
+    skip_keys: frozenset[str] = frozenset()         # text keys where the English means something else
+    file: str = ""                                   # the glossary it comes from (display path)
 
 
 @dataclass
@@ -137,7 +138,7 @@ def load_glossary(path: Path, game: str = "") -> Glossary:
             spec = {"term": spec} if isinstance(spec, str) else spec
             terms.append(Term(entry["en"], str(lang), spec["term"], tuple(spec.get("forms") or ()),
                               tuple(spec.get("not") or ()), source.line(("terms", i, "in", lang)),
-                              frozenset(entry.get("skip_keys") or ())))
+                              frozenset(entry.get("skip_keys") or ()), display_path(path)))
     return Glossary(path, terms, frozenset(value.get("own_wording") or ()), frozenset(value.get("homonyms") or ()))
 
 
@@ -278,8 +279,7 @@ def check_terms(pivot: dict[str, Text], texts: dict[str, dict[str, Text]], gloss
             if not any(contains(text.joined, form, term.lang) for form in accepted):
                 found.append(_at(text, ERROR, GLOSSARY, f"the English says {term.en!r}; the glossary's "
                                  f"{term.lang} term is {term.term!r}, this text does not use it: {text.joined!r}",
-                                 f"use {term.term!r} (or a listed form) — glossary: "
-                                 f"{Path(glossary.file).name if glossary.file else 'glossary'} line {term.line}",
+                                 f"use {term.term!r} (or a listed form); the term: {term.file}:{term.line}",
                                  game, term=term.term, source_term=term.en))
         for text in lang_texts.values():
             for variant in term.forbidden:
