@@ -162,3 +162,26 @@ def test_term_matching(text, term, lang, expected):
 def test_forbidden_variant_is_a_word_beginning():
     assert holds_prefix("Візьми верхню картку", "картк", "uk")
     assert not holds_prefix("Візьми верхню карту", "картк", "uk")
+
+
+def test_the_shared_sheet_words_are_linted_too(monkeypatch):
+    from dataclasses import replace as with_value
+
+    from pnp.i18n import lint as lint_module
+
+    original = lint_module.sheet_texts
+
+    def drifted(lang):
+        texts = original(lang)
+        if lang == "uk":
+            texts["components.print"] = with_value(texts["components.print"], value="Друкуйте в масштабі 100%")
+            texts["sheet.title"] = with_value(texts["sheet.title"], value="{game} — картки")
+        return texts
+
+    monkeypatch.setattr(lint_module, "sheet_texts", drifted)
+    found = lint_module.lint_sheet()
+    assert {(f.rule, Path(f.file).name, f.key, f.lang) for f in found} == {
+        ("i18n.address", "uk.yaml", "components.print", "uk"), ("i18n.forbidden", "uk.yaml", "sheet.title", "uk")}
+    lines = (Path(lint_module.sheet.FOLDER) / "uk.yaml").read_text(encoding="utf-8").split("\n")
+    for f in found:
+        assert lines[f.line - 1].lstrip().startswith(f.key.split(".")[-1] + ":")
