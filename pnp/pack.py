@@ -861,13 +861,18 @@ def _check_unknown_keys(pack: Pack, wanted: list[tuple[str, Path, int, str]], pr
     is unusable (the key may be in it)."""
     if skip:
         return wanted
+    from pnp.i18n import sheet
+
     known = set().union(*(set(texts) for texts in pack.texts.values()))
+    shared = set(sheet.table(sheet.SOURCE))   # the shared sheet words (components.aid): every language has them
     ordered = sorted(known)
     guesses: dict[str, str] = {}
     kept = []
     for key, file, line, where in wanted:
         if key in known:
             kept.append((key, file, line, where))
+            continue
+        if key in shared:
             continue
         if key not in guesses:
             guesses[key] = schema.did_you_mean(key, ordered) if len(guesses) < MAX_SUGGESTED else ""

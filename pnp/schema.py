@@ -579,3 +579,39 @@ def bad_declared_types(spec: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
 TYPE_HELP = ("use int, number, bool, str, text, color, slug, length, size, path, enum:a|b, "
              "ref:<collection>, list:<type>, map:<type>, a mapping of fields, or [a mapping] for a "
              "list of them; add '?' for optional")
+
+
+# ---- glossaries (`pnp i18n lint`): data/<game>/text/glossary.yaml and pnp/i18n/glossary.yaml ----
+# Declared here, once, like every other file's keys; pnp.i18n.lint reads them with a Validator.
+
+GLOSSARY_TERM = Schema("glossary term", "The chosen term of one language, with what the lint accepts and refuses.", {
+    "term": Field("str", "The chosen term, as a text prints it in its base form (`Spielhilfe`, `пам'ятка гравця`)."),
+    "forms": Field("list:str", "Other forms that count as the term: irregular inflections the stem rule "
+                   "(each word minus its last letters) does not reach.", []),
+    "not": Field("list:str", "Forbidden variants: a text of this language holding one (as a word or a word's "
+                 "beginning) is a finding, whatever its source says.", []),
+    "seed": Field("str?", "The seed's own term, as the user's document writes it (the chosen term follows it).", None),
+    "seed_file": Field("str?", "The seed document the `seed` term comes from (its file name).", None),
+    "note": Field("str?", "Why this term, for the next translator.", None),
+}, unique=None)
+GLOSSARY_ENTRY = Schema("glossary entry", "One term of the game: its English (source) form and its chosen form "
+                        "per language.", {
+    "en": Field("str", "The term in English, the pivot every text file shares (a text whose English holds it "
+                "must hold the chosen term in every language listed)."),
+    "note": Field("str?", "What the term names.", None),
+    "skip_keys": Field("list:str", "Text keys whose English uses the word in another sense (`wall the others "
+                       "in`); the term is not required there.", []),
+    "in": Field(Schema("", "translations by language", values=AnyOf(("str", GLOSSARY_TERM),
+                                                                     "a term, or {term, forms, not, seed...}")),
+                "The chosen term per language code: the term itself, or a mapping with its forms, forbidden "
+                "variants and seed.", {}),
+}, unique="en")
+GLOSSARY = Schema("glossary.yaml", "A game's glossary (data/<game>/text/glossary.yaml; the shared one: "
+                  "pnp/i18n/glossary.yaml): one term per thing per language.", {
+    "terms": Field([GLOSSARY_ENTRY], "The terms, one entry per English term.", []),
+    "own_wording": Field("list:str", "Shared sheet keys (pnp/i18n/sheet: `components.legend.title`...) this "
+                         "game's text files word their own way on purpose; any other shared key in a game's "
+                         "text file is an `i18n.shared-word` finding.", []),
+    "homonyms": Field("list:str", "English texts that may be translated several ways within one language "
+                      "(one word, two meanings); exempt from `i18n.two-ways`.", []),
+}, unique=None)

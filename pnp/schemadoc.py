@@ -23,6 +23,8 @@ FILES: list[tuple[str, str, str, str]] = [
     ("rules.yaml", "The deck's composition rules, read by `pnp check`.", "pnp.composition.schema", "rules.yaml"),
     ("game records (`pnp replay`)", "A recorded game or scenario.", "pnp.engines.replay", "record"),
     ("perft.yaml", "Legal-move counts of positions, for engine tests.", "pnp.engines.replay", "perft file"),
+    ("text/glossary.yaml", "A game's terms per language, for `pnp i18n lint` (the shared terms: "
+     "pnp/i18n/glossary.yaml).", "pnp.schema", "glossary.yaml"),
 ]
 
 

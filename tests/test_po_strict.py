@@ -26,6 +26,12 @@ def exported(tmp_path_factory) -> Path:
     """A copy of cimiterio (source: Italian) and, beside it, its PO files as `pnp i18n export` writes them."""
     folder = tmp_path_factory.mktemp("exported")
     shutil.copytree(DATA / "cimiterio", folder / "cimiterio")
+    # a text with two named placeholders: the tile label, which the shipped pack now takes from the
+    # shared sheet words (pnp/i18n/sheet), worded here by the game itself as packs may
+    for lang, label in (("it", "Foglio"), ("de", "Blatt")):
+        text = folder / "cimiterio" / "text" / f"{lang}.yaml"
+        text.write_text(text.read_text(encoding="utf-8").replace(
+            "\ncomponents:\n", f'\ncomponents:\n  tile: "{label} {{row}}.{{col}}"\n', 1), encoding="utf-8")
     result = CliRunner().invoke(main, ["i18n", "export", str(folder / "cimiterio"), "--out", str(folder / "po")])
     assert result.exit_code == 0, result.output
     return folder

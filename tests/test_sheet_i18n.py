@@ -123,9 +123,9 @@ def test_plural_texts_have_every_form_and_pick_by_number(lang):
         text = sheet.t(lang, "components.tiles", n=n)
         assert text == plural.forms[category(lang, n)].replace("{n}", str(n))
     if lang == "ar":
-        assert sheet.t("ar", "components.tiles", n=2) == "قطعتان"
-        assert sheet.t("ar", "components.tiles", n=4) == "4 قطع"
-        assert sheet.t("ar", "components.tiles", n=11) == "11 قطعة"
+        assert sheet.t("ar", "components.tiles", n=2) == "ورقتان"
+        assert sheet.t("ar", "components.tiles", n=4) == "4 أوراق"
+        assert sheet.t("ar", "components.tiles", n=11) == "11 ورقةً"
     if lang == "uk":
         assert [sheet.t("uk", "components.tiles", n=n) for n in (1, 3, 5)] == ["1 фрагмент", "3 фрагменти",
                                                                               "5 фрагментів"]

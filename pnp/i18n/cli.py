@@ -162,3 +162,44 @@ def fit(game, lang):
                    "the fallback text (see `pnp i18n status`)", err=True)
     if bad:
         raise click.exceptions.Exit(1)
+
+
+# ---- pnp i18n lint: glossary terms, one translation per source text, form of address, signs
+
+@i18n.command()
+@click.argument("games", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--strict", is_flag=True, help="Warnings fail the lint too (exit 1).")
+def lint(games, fmt, strict):
+    """Terms and conventions of every language of GAMES (default: every shipped game and the shared
+    sheet words): a glossary term translated another way (text/glossary.yaml, pnp/i18n/glossary.yaml),
+    a forbidden variant, one source text translated two ways, a mixed form of address, "x" between
+    numbers, the space before "%", a game's text renaming a shared sheet word. With several games,
+    also one English text worded two ways by two games.
+
+    Exit status: 0 clean, 1 errors (or warnings with --strict), 2 a pack or glossary that cannot be used."""
+    from pnp.check.findings import exit_code
+    from pnp.composition.findings import ERROR, WARNING
+    from pnp.i18n.lint import lint_across, lint_pack, lint_sheet
+    from pnp.pack import available_packs
+
+    names = list(games) or [p.name for p in available_packs()]
+    findings = [] if games else lint_sheet()
+    packs = [_load(game) for game in names]       # a pack that does not load: its problems, exit 2
+    for pack in packs:
+        findings.extend(lint_pack(pack))
+    if len(packs) > 1 and not any(f.fatal for f in findings):
+        findings.extend(lint_across(packs))       # the same English, worded alike in every game
+    status = exit_code(findings, strict)
+    if fmt == "json":
+        click.echo(json.dumps({"games": names, "exit": status, "findings": [f.to_dict() for f in findings]},
+                              ensure_ascii=False, indent=2, default=str))
+    else:
+        for f in findings:
+            click.echo(str(f))
+        errors = sum(f.severity == ERROR for f in findings)
+        warnings = sum(f.severity == WARNING for f in findings)
+        label = ", ".join(names) + ("" if games else " and the shared sheet words")
+        click.echo(f"{label}: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+                   if findings else f"{label}: clean")
+    click.get_current_context().exit(status)

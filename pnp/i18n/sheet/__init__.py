@@ -13,8 +13,12 @@ language needs. Look texts up with `t(lang, key, n=..., **values)` (the same rul
 `t()`: pnp.i18n.lookup). A language this pack lacks falls back to English (`texts(lang)`);
 `check()` lists every missing key, stray key, plural or placeholder problem (a test keeps it empty).
 
-A game pack may override any `components.*` key in its own text files (pnp.components.core.Context.t
-looks there first); `sheet.*` and `calibrate.*` come only from here.
+These are the shared sheet words: every game prints them from here, so a game cannot rename the
+legend, the player aid or cut/fold/glue by accident. A game names its own documents (`GAME_NAMED`:
+what its board, parts and mat are called) in its text/<lang>.yaml; any other `components.*` key
+there is an `i18n.shared-word` finding of `pnp i18n lint` unless the game's text/glossary.yaml
+declares it `own_wording` (pnp.components.core.Context.t still looks at the game's text first);
+`sheet.*` and `calibrate.*` come only from here.
 """
 from __future__ import annotations
 
@@ -30,6 +34,8 @@ from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping
 
 FOLDER = Path(__file__).resolve().parent
 SOURCE = "en"
+# the shared keys a game words its own way (its documents' names), without declaring anything
+GAME_NAMED = frozenset({"components.board", "components.parts", "components.mat"})
 
 
 @lru_cache(maxsize=None)
