@@ -579,3 +579,19 @@ def bad_declared_types(spec: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
 TYPE_HELP = ("use int, number, bool, str, text, color, slug, length, size, path, enum:a|b, "
              "ref:<collection>, list:<type>, map:<type>, a mapping of fields, or [a mapping] for a "
              "list of them; add '?' for optional")
+
+
+# ---- pack.yaml `text_floor_pt`: the smallest printed text a pack accepts (issue 16) ----------------
+# Declared here, once, so `pnp schema`, docs/reference.md and the loader all read the same field;
+# pnp.pack puts it in PACK, and `pnp i18n fit` reports every printed text under it (code text.small).
+
+TEXT_FLOOR_PT_DEFAULT = 6.0
+TEXT_FLOOR_PT = Field(
+    "number",
+    "The smallest type size (pt) this pack's printed text may shrink to before `pnp i18n fit` reports "
+    "it (text.small): cards, player aids, boards, parts and tuck boxes, in every language. 6 pt is "
+    "what reads on a home-printed card; a pack printed by a shop may accept less, a pack for "
+    "children should ask for more.",
+    TEXT_FLOOR_PT_DEFAULT,
+    bounds=(1, 72),
+)
