@@ -71,16 +71,32 @@ def status(games, keys, as_json):
 
 @i18n.command()
 @click.argument("game")
-@click.option("--format", "fmt", type=click.Choice(["po"]), default="po", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["po", "xliff"]), default="po", show_default=True,
+              help="po: <game>.pot and <lang>.po (gettext); xliff: <lang>.xlf (XLIFF 1.2, needs pnp[xliff]).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder for <game>.pot and <lang>.po  [default: output/i18n/<game>]")
-def export(game, fmt, out):
-    """Write a POT and one PO per translation language (msgctxt = text key)."""
+              help="Folder for the files  [default: output/i18n/<game>]")
+@click.option("--paper", default="a4", show_default=True, help="Paper the components are laid out on, for "
+              "the boxes the comments name.")
+@click.option("--places/--no-places", default=True, show_default=True,
+              help="Say where each text is printed, its box and max-length (lays the game out once).")
+def export(game, fmt, out, paper, places):
+    """Write a POT and one PO (or one XLIFF) per translation language (msgctxt / unit id = text key).
+
+    Each entry says where its text is printed (card and face, component and page) and in what
+    box; a box of one line gives it Weblate's max-length flag (XLIFF: maxwidth)."""
     from pnp.i18n.po import export as export_po
+    from pnp.i18n.po import printed_uses
 
     pack = _load(game)
     out = out or Path("output") / "i18n" / pack.id
-    for path in export_po(pack, out):
+    uses = printed_uses(pack, paper) if places else None
+    if fmt == "xliff":
+        from pnp.i18n.xliff import export as export_xliff
+
+        written = export_xliff(pack, out, uses)
+    else:
+        written = export_po(pack, out, uses)
+    for path in written:
         click.echo(f"wrote {path}")
 
 
@@ -88,10 +104,10 @@ def export(game, fmt, out):
 @click.argument("game")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def import_(game, files):
-    """Write the translations of PO FILES back into the game's text/<lang>.yaml.
+    """Write the translations of PO or XLIFF FILES (.po, .xlf) back into the game's text/<lang>.yaml.
 
-    The language comes from each PO's Language header. Entries that are untranslated or fuzzy
-    are skipped. A syntax error (an unterminated string, a misplaced keyword), a control
+    The language comes from each PO's Language header (XLIFF: target-language). Entries that are
+    untranslated or fuzzy are skipped. A syntax error (an unterminated string, a misplaced keyword), a control
     character, a translation that drops or invents a {placeholder} or has a stray brace, a plural
     form without {n} that stands for several numbers, an unknown key or a missing plural form
     stops the import (exit 2) with every problem listed; nothing is written then. A translation
@@ -101,7 +117,12 @@ def import_(game, files):
     from pnp.i18n.po import import_files
 
     pack = _load(game)
-    result = import_files(pack, list(files))
+    if any(path.suffix.lower() in (".xlf", ".xliff") for path in files):
+        from pnp.i18n.xliff import import_files as import_any
+
+        result = import_any(pack, list(files))
+    else:
+        result = import_files(pack, list(files))
     for warning in result.warnings:
         click.echo(f"{location(warning.file, warning.line, warning.key, severity='warning')} {warning.message} "
                    f"[{warning.code}]", err=True)
