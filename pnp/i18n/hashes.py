@@ -46,13 +46,16 @@ def hash_file(root: Path) -> Path:
     return root / "text" / HASH_FILE
 
 
-def read_hashes(root: Path) -> dict[str, dict[str, str]]:
-    path = hash_file(root)
+def _mapping(path: Path) -> dict:
+    """A YAML file's top mapping ({} when the file is missing or not a mapping)."""
     if not path.is_file():
         return {}
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    if not isinstance(data, dict):
-        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def read_hashes(root: Path) -> dict[str, dict[str, str]]:
+    data = _mapping(hash_file(root))
     return {str(lang): {str(k): str(v) for k, v in (keys or {}).items()}
             for lang, keys in data.items() if isinstance(keys, dict) or keys is None}
 
@@ -84,12 +87,7 @@ def source_value(text: str) -> str | dict[str, str]:
 
 def read_sources(root: Path) -> dict[str, str | dict[str, str]]:
     """hash -> the source text it is the hash of (a plural text: category -> form)."""
-    path = sources_file(root)
-    if not path.is_file():
-        return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    if not isinstance(data, dict):
-        return {}
+    data = _mapping(sources_file(root))
     found: dict[str, str | dict[str, str]] = {}
     for key, value in data.items():
         if isinstance(value, dict):
