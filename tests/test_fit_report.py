@@ -29,6 +29,18 @@ def test_a_long_german_word_in_a_narrow_box_hyphenates_instead_of_shrinking():
     assert max(got.widths_mm) <= 18
 
 
+def test_a_small_shrink_is_kept_rather_than_a_break_and_a_large_one_is_not():
+    from pnp.text.layout import width_mm
+
+    title = "Muskelprotz-Zombie"
+    wide = width_mm(title, "bold", 12)
+    with hyphenate.using("de"):
+        slight = layout(title, "bold", wide * 0.99, 10, 12, 6)          # 11.75 pt on one line: kept
+        much = layout(title, "bold", wide * 0.8, 12, 12, 6)             # 9.5 pt plain: broken instead
+    assert slight.lines == (title,) and 10.8 <= slight.size_pt < 12
+    assert much.lines == ("Muskelprotz-", "Zombie") and much.size_pt == 12
+
+
 def test_text_that_fits_is_never_hyphenated():
     with hyphenate.using("de"):
         got = layout(GERMAN, "regular", 80, 12, 9, 5)
