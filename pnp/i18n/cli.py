@@ -201,7 +201,7 @@ def _fit_table(pack, report, only_findings: bool) -> None:
     if rows:
         header = ("where", "key", "box mm", "pt (asked)", "lines", "text / finding")
         table = [header] + [_fit_row(t) for t in rows]
-        widths = [min(44, max(len(row[i]) for row in table)) for i in range(len(header) - 1)]
+        widths = [min(60, max(len(row[i]) for row in table)) for i in range(len(header) - 1)]
         for row in table:
             cells = [cell[:w].ljust(w) for cell, w in zip(row, widths)]
             click.echo("  " + "  ".join(cells + [row[-1]]).rstrip())
@@ -232,5 +232,6 @@ def _fit_row(text) -> tuple[str, ...]:
     shown = " / ".join(box.lines) if box.lines else box.text
     shown = shown if len(shown) <= 60 else shown[:57] + "..."
     notes = "; ".join(f"{f.code} at {f.file}:{f.line}" for f in text.findings)
-    return (where, text.key or "-", f"{box.box_mm[0]:.1f}x{box.box_mm[1]:.1f}", size + asked, str(len(box.lines)),
+    key = text.key or ("~" + ", ".join(text.contains) if text.contains else "-")
+    return (where, key, f"{box.box_mm[0]:.1f}x{box.box_mm[1]:.1f}", size + asked, str(len(box.lines)),
             shown + (f"  <- {notes}" if notes else ""))

@@ -105,6 +105,7 @@ class PrintedText:
     line: int
     findings: list[Finding] = field(default_factory=list)
     also: list[str] = field(default_factory=list)   # other places with the same text in the same box
+    contains: list[str] = field(default_factory=list)   # no one key: the keys whose text it holds ("{x}:")
 
     @property
     def text(self) -> str:
@@ -116,6 +117,7 @@ class PrintedText:
                 "box_mm": [round(box.box_mm[0], 2), round(box.box_mm[1], 2)], "size_pt": box.size_pt,
                 "nominal_pt": box.nominal_pt, "min_size_pt": box.min_size_pt, "font": box.font,
                 "lines": list(box.lines), "file": self.file, "line": self.line, "also": self.also,
+                "contains": self.contains,
                 "findings": [f.to_dict() for f in self.findings]}
 
 
@@ -152,6 +154,12 @@ def language_fit(pack: Pack, lang: str, paper: str = "a4") -> LanguageFit:
                     for page, box, key in boxes.boxes]
     texts = _merged(printed)
     for text in texts:
+        if not text.key:       # a composed text ("{legend}:", "1/7"): the keys it holds, if any
+            keys, exact = _keys_for(pack, lang, text.text)
+            if exact and len(keys) == 1:
+                text.key = keys[0]
+            elif not exact:
+                text.contains = keys
         text.findings = _findings(pack, text, floor)
     return LanguageFit(lang, floor, texts, _problems(pack, lang, problems))
 
@@ -198,19 +206,19 @@ def _merged(printed: list[PrintedText]) -> list[PrintedText]:
 def _findings(pack: Pack, text: PrintedText, floor: float) -> list[Finding]:
     box = text.box
     file, line = text.file, text.line
-    if text.key:
-        found = pack.text_locations.get(text.lang, {}).get(text.key)
+    if text.key or len(text.contains) == 1:
+        found = pack.text_locations.get(text.lang, {}).get(text.key or text.contains[0])
         if found:
             file, line = display_path(found[0]), found[1]
     w, h = box.box_mm
-    findings = []
+    key = text.key or ", ".join(text.contains)
     if box.overflow:
-        findings.append(Finding(TEXT_FIT, f"{box.text!r} does not fit its {w:.1f}x{h:.1f} mm box even at "
-                                          f"{box.min_size_pt or 0:g} pt", file, line, text.key))
-    elif box.size_pt is not None and box.size_pt < floor - 1e-9:
-        findings.append(Finding(TEXT_SMALL, f"{box.text!r} prints at {box.size_pt:g} pt in its {w:.1f}x{h:.1f} mm "
-                                            f"box, under the pack's {floor:g} pt floor", file, line, text.key))
-    return findings
+        return [Finding(TEXT_FIT, f"{box.text!r} does not fit its {w:.1f}x{h:.1f} mm box even at "
+                                  f"{box.min_size_pt or 0:g} pt", file, line, key)]
+    if box.size_pt is not None and box.size_pt < floor - 1e-9:
+        return [Finding(TEXT_SMALL, f"{box.text!r} prints at {box.size_pt:g} pt in its {w:.1f}x{h:.1f} mm box, "
+                                    f"under the pack's {floor:g} pt floor", file, line, key)]
+    return []
 
 
 def _where(problem: Problem) -> str:
