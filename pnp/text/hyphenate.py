@@ -26,8 +26,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-import pyphen
-
 HYPHEN = "-"
 
 
@@ -73,7 +71,10 @@ def current() -> str:
 
 
 @lru_cache(maxsize=None)
-def _dictionary(lang: str) -> pyphen.Pyphen:
+def _dictionary(lang: str):
+    # imported on first use: a build that never hyphenates never loads the patterns
+    import pyphen
+
     rule = rule_for(lang)
     assert rule is not None
     return pyphen.Pyphen(lang=rule.patterns, left=rule.left, right=rule.right)
