@@ -32,8 +32,13 @@ refuse), a control character, a placeholder the source lacks or a source placeho
 stray brace, a plural form without `{n}` that stands for several numbers, an unknown or repeated
 key: each is a Problem (`po.syntax`, `po.control-char`, `po.placeholder`, `po.plural`,
 `po.duplicate`...) with file and line, and no file is written. A translation of an older source
-text (its `source-hash` or its msgid is not today's) is imported, recorded as stale, with a
-`po.stale` warning: the next export flags it fuzzy, as gettext keeps a changed entry.
+text (its msgid, msgid_plural or `#. source <category>:` forms are not today's; a PO exported
+before issue 16: its `source-hash` comment) is imported, recorded as stale with the hash of that
+source (kept in text/.source-texts.yaml), with a `po.stale` warning: the next export flags it
+fuzzy with the old source as `#| msgid`, as gettext keeps a changed entry.
+
+Plural headers: `plurals.gettext_plurals` (Italian, Spanish, Catalan, French: two forms, as
+gettext, Poedit and Weblate write them; CLDR `many` folds into `other` on import).
 """
 from __future__ import annotations
 
