@@ -11,7 +11,8 @@ One entry per text key of the source language (the pack's first language), in fi
   (`#. card event-bell front: 45.0 x 8.6 mm box, 11 pt`; components and tuck boxes by document
   and page), from the fit report of the source language (pnp.i18n.fit), when export is given it;
 - `#, max-length:N` (Weblate's flag; Poedit shows it) when a box the text is printed in holds one
-  line only (its height is under two lines at the pack's floor size, `text_floor_pt`): N is the
+  line only (its height is under two lines at the pack's floor size, `text_floor_pt`; not a box
+  whose text may not shrink, which its drawer cut to the text, as a player aid's lines): N is the
   box's width over the mean advance of one character of the target language at the floor size
   in the box's font (`max_length`), the smallest N over such boxes;
 - `#, python-brace-format` when the text has `{placeholders}` (so `msgfmt --check` checks them);
@@ -255,10 +256,15 @@ def printed_uses(pack: Pack, paper: str = "a4") -> dict[str, list[Use]]:
             except (KeyError, ValueError):
                 ascent, descent = fonts.vertical_metrics("regular")
             two_lines_mm = floor_mm * (ascent - descent + 1.2)
+            # a box whose text may not shrink (min size = asked size) was cut to its text by the
+            # drawer, a block of a flowing layout (a player aid's lines): a longer text gets a taller
+            # block, so its height says nothing about a length limit
+            flowing = box.min_size_pt is not None and box.nominal_pt is not None and \
+                abs(box.min_size_pt - box.nominal_pt) < 1e-9
+            single = box.box_mm[1] < two_lines_mm and not flowing
             where = text.where + (f" · {text.what}" if text.what else "")
             for place in [where, *text.also]:
-                uses.setdefault(text.key, []).append(
-                    Use(place, box.box_mm, box.size_pt, box.font, box.box_mm[1] < two_lines_mm))
+                uses.setdefault(text.key, []).append(Use(place, box.box_mm, box.size_pt, box.font, single))
     return uses
 
 
