@@ -93,7 +93,7 @@ def test_the_report_covers_aids_parts_tuck_boxes_and_cards(zombie_run_uk):
     texts = zombie_run_uk.texts
     by_key = {(t.where.split(" (")[0].split(" ")[0], t.what, t.key): t for t in texts}
     aid = by_key[("parts", "aid heading", "aid.special.heading")]
-    assert aid.box.box_mm == pytest.approx((80.0, 5.04), abs=0.01) and aid.box.size_pt == 8 and aid.where.startswith("parts (components[0], aid)")
+    assert aid.box.box_mm == pytest.approx((80.0, 5.04), abs=0.01) and aid.box.size_pt == 8 and aid.where == "parts p1-2 (components[0], aid)"
     legend = next(t for t in texts if t.what == "legend" and t.text.startswith("Умовні позначки"))
     assert legend.box.box_mm == pytest.approx((22.0, 7.0), abs=0.05) and len(legend.box.lines) == 2          # it wraps
     assert legend.box.size_pt == 7.5 and legend.box.nominal_pt == 8 and legend.box.shrunk

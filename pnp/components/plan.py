@@ -44,7 +44,7 @@ class ComponentPlan:
     documents: dict[str, list[PartsPage]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     # every text box drawn, for `pnp i18n fit`: (entry index or None for the parts pages' own text,
-    # the document, its first and last page (0-based; None for parts, placed later), the box, its key)
+    # the document, its first and last page (0-based; parts: set once they are packed), the box, its key)
     boxes: list[tuple[int | None, str, tuple[int, int] | None, MeasuredBox, str]] = field(default_factory=list)
 
 
@@ -93,6 +93,7 @@ def _plan_components(pack: Pack, lang: str, paper: str, mat: bool) -> ComponentP
     known = types.registered()
     ctx = Context(pack, lang, paper)
     groups: list[list[Part]] = []
+    owners: dict[int, int] = {}       # a part's face -> its entry, for the pages of `plan.boxes`
     for index, spec in enumerate(pack.components):
         kind = known.get(str(spec.get("type"))) if isinstance(spec, dict) else None
         if kind is None:      # the loader reports it; a Pack built by hand may still hold one
@@ -115,6 +116,7 @@ def _plan_components(pack: Pack, lang: str, paper: str, mat: bool) -> ComponentP
         else:
             if kind.document == "parts":
                 groups.extend(drawn)
+                owners.update((id(part.face), index) for group in drawn for part in group)
             else:
                 plan.documents.setdefault(kind.document, []).extend(drawn)
         pages = None if kind.document == "parts" else (first_page, len(plan.documents.get(kind.document, [])) - 1)
@@ -126,6 +128,7 @@ def _plan_components(pack: Pack, lang: str, paper: str, mat: bool) -> ComponentP
         except ComponentError as error:
             reporter.add(error.code, None, None, error.message)
         _keep_boxes(plan, ctx, None, "parts", None)
+        _parts_pages(plan, owners)
         reporter.text(None, ctx)
     plan.problems = list(dict.fromkeys(reporter.problems.items))
     return plan
@@ -134,6 +137,19 @@ def _plan_components(pack: Pack, lang: str, paper: str, mat: bool) -> ComponentP
 def _keep_boxes(plan: ComponentPlan, ctx: Context, index: int | None, document: str,
                 pages: tuple[int, int] | None) -> None:
     plan.boxes.extend((index, document, pages, box, ctx.text_keys.get(box.text) or "") for box in ctx.report.boxes)
+
+
+def _parts_pages(plan: ComponentPlan, owners: dict[int, int]) -> None:
+    """The parts pages each entry's boxes print on, once the parts are packed."""
+    pages = plan.documents.get("parts", [])
+    found: dict[int | None, list[int]] = {None: list(range(len(pages)))} if pages else {}
+    for number, page in enumerate(pages):
+        for placement in page.placements:
+            if (index := owners.get(id(placement.face))) is not None:
+                found.setdefault(index, []).append(number)
+    plan.boxes = [(index, document, pages_ if document != "parts" or index not in found
+                   else (min(found[index]), max(found[index])), box, key)
+                  for index, document, pages_, box, key in plan.boxes]
 
 
 def _check_sizes(ctx: Context, groups: list[list[Part]]) -> None:
