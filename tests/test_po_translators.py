@@ -179,3 +179,18 @@ def test_an_xliff_problem_names_the_file_and_the_unit_line(plurals_pack, tmp_pat
     unit_line = next(n for n, line in enumerate(text.split("\n"), 1) if 'id="deck.counters"' in line)
     assert (problem.code, Path(problem.file).name, problem.line, problem.key) == \
         ("po.placeholder", "de.xlf", unit_line, "deck.counters")
+
+
+def test_a_broken_xliff_file_is_one_problem_with_its_line(plurals_pack, tmp_path):
+    pytest.importorskip("translate.storage.poxliff")
+    from pnp.i18n.xliff import import_files as import_xliff
+
+    broken = tmp_path / "de.xlf"
+    broken.write_text('<?xml version="1.0"?>\n<xliff version="1.1">\n<file>\n<body>\n</file>\n</xliff>\n',
+                      encoding="utf-8")
+    before = (plurals_pack / "text" / "de.yaml").read_bytes()
+    with pytest.raises(DataError) as caught:
+        import_xliff(load_pack(plurals_pack), [broken])
+    [problem] = caught.value.problems
+    assert (problem.code, Path(problem.file).name, problem.line) == ("po.syntax", "de.xlf", 5)
+    assert (plurals_pack / "text" / "de.yaml").read_bytes() == before
