@@ -90,6 +90,7 @@ class Pack:
     icons: Path | None = None          # the pack's icon folder: one SVG per icon, `:name:` in text
     # synthesized key -> a text written in the data (a literal or a mapping per language; see Text)
     literal_texts: dict[str, schema.LiteralText] = field(default_factory=dict)
+    text_floor_pt: float = schema.TEXT_FLOOR_PT_DEFAULT   # pack.yaml text_floor_pt: `pnp i18n fit`'s floor
 
     @property
     def source_language(self) -> str:
@@ -210,6 +211,7 @@ PACK = schema.Schema("pack.yaml", "The entry of a game pack.", {
                                      "seconds (an estimate); `pnp playtest` turns simulated game "
                                      "lengths into minutes with it. None: no estimate.", None,
                                      bounds=(1, 3600)),
+    "text_floor_pt": schema.TEXT_FLOOR_PT,
 })
 CARD_KEYS = {
     "id": schema.Field("slug", "Card id, unique in the pack."),
@@ -302,7 +304,7 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
                 collections={name: value for name, (_, value) in collections.items()}, kinds=kinds, decks=decks,
                 texts=texts, template_dirs=template_dirs, sources=sources, text_locations=text_locations,
                 engine=data.get("engine"), components=components, fonts=fonts, icons=icons,
-                literal_texts=literals)
+                literal_texts=literals, text_floor_pt=float(data.get("text_floor_pt") or schema.TEXT_FLOOR_PT_DEFAULT))
     _check_text_keys(pack, [use for c in checkers for use in c.texts], problems, strict, skip=unusable)
     if pack.fonts:                         # a declared font that cannot be used is refused at load
         problems.items.extend(packfonts.font_problems(pack))

@@ -615,3 +615,19 @@ GLOSSARY = Schema("glossary.yaml", "A game's glossary (data/<game>/text/glossary
     "homonyms": Field("list:str", "English texts that may be translated several ways within one language "
                       "(one word, two meanings); exempt from `i18n.two-ways`.", []),
 }, unique=None)
+
+
+# ---- pack.yaml `text_floor_pt`: the smallest printed text a pack accepts (issue 16) ----------------
+# Declared here, once, so `pnp schema`, docs/reference.md and the loader all read the same field;
+# pnp.pack puts it in PACK, and `pnp i18n fit` reports every printed text under it (code text.small).
+
+TEXT_FLOOR_PT_DEFAULT = 6.0
+TEXT_FLOOR_PT = Field(
+    "number",
+    "The smallest type size (pt) this pack's printed text may shrink to before `pnp i18n fit` reports "
+    "it (text.small): cards, player aids, boards, parts and tuck boxes, in every language. 6 pt is "
+    "what reads on a home-printed card; a pack printed by a shop may accept less, a pack for "
+    "children should ask for more.",
+    TEXT_FLOOR_PT_DEFAULT,
+    bounds=(1, 72),
+)

@@ -92,8 +92,10 @@ def test_translator_round_trip_export_fill_import_build(pack_dir, tmp_path):
     out = tmp_path / "po"
     assert run("i18n", "export", str(pack_dir), "--out", str(out)).exit_code == 0
     po = (out / "it.po").read_text(encoding="utf-8")
-    entry = po[po.index(f'msgctxt "{KNIGHT}"') - 80:]
-    assert "#. card knight.title\n#: cards/main.yaml:2\n" in entry and 'msgid "Knight"\nmsgstr ""' in entry
+    entry = po[po.index(f'msgctxt "{KNIGHT}"') - 160:]
+    # issue 16: the export also says where the text is printed and in what box
+    assert "#. card knight.title\n#. card knight front: 55.0 x 12.0 mm box, 14 pt\n#: cards/main.yaml:2\n" in entry \
+        and 'msgid "Knight"\nmsgstr ""' in entry
     status = run("i18n", "status", str(pack_dir))
     assert "missing: card.main.knight.title" in status.output
     (out / "it.po").write_text(po.replace('msgid "Knight"\nmsgstr ""', 'msgid "Knight"\nmsgstr "Cavaliere"'),

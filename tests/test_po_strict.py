@@ -59,6 +59,15 @@ def _damage(po: Path, *edits: tuple[str, str]) -> str:
     return text
 
 
+def _entry_start(text: str, line: int) -> int:
+    """The first line (comments included) of the entry holding `line`: after the blank line before it.
+    (Issue 16: an entry's comment lines vary with where its text is printed, and the source-hash one went.)"""
+    lines = text.split("\n")
+    while line > 1 and lines[line - 2].strip():
+        line -= 1
+    return line
+
+
 def _line(text: str, fragment: str) -> int:
     """The 1-based line of the one line holding `fragment`."""
     found = [number for number, line in enumerate(text.split("\n"), 1) if fragment in line]
@@ -205,7 +214,7 @@ def test_a_second_entry_for_a_key_is_refused(game):
     po.write_text(text, encoding="utf-8")
     output, problems = _refused(game, po)
     second = _line(text, 'msgstr "Aufwachen"') - 2                     # its msgctxt line
-    first = _line(text, 'msgstr "Erwachen"') - 4                       # its first comment line
+    first = _entry_start(text, _line(text, 'msgstr "Erwachen"'))      # its first comment line
     assert [(p.code, p.line, p.key) for p in problems] == [("po.duplicate", second, "event.awakening.title")]
     assert f"de.po:{second}: event.awakening.title: a second entry for 'event.awakening.title' " \
            f"(the first is on line {first})" in output
@@ -259,7 +268,10 @@ def test_a_msgid_edited_in_the_po_is_stale_whatever_its_hash_comment_says(game):
     result = import_files(load_pack(game), [po])
     assert [(w.code, w.line, w.key) for w in result.warnings] == [
         ("po.stale", _line(text, 'msgid "Risveglio!"'), "event.awakening.title")]
-    assert hashes.read_hashes(game)["de"]["event.awakening.title"] == hashes.UNKNOWN
+    # issue 16: the hash recorded is that of the source the entry says it was made from (its msgid),
+    # and that source is kept for the next export's previous msgid (was: UNKNOWN, the source lost)
+    recorded = hashes.read_hashes(game)["de"]["event.awakening.title"]
+    assert recorded == hashes.text_hash("Risveglio!") and hashes.read_sources(game)[recorded] == "Risveglio!"
     assert {s.lang: s for s in pack_status(load_pack(game))}["de"].stale == ["event.awakening.title"]
 
 

@@ -28,8 +28,8 @@ from pnp.errors import Problem, Problems
 from pnp.pack import Pack
 from pnp.render.svgcanvas import UnsupportedSvg
 from pnp.sheets.parts import PartsPage, write_parts_pdf
-from pnp.text import fonts, packfonts
-from pnp.text.fitreport import FitReport
+from pnp.text import fonts, hyphenate, packfonts
+from pnp.text.fitreport import FitReport, MeasuredBox
 from pnp.units import PT_PER_IN
 from pnp.yamlsource import dotted
 
@@ -43,6 +43,9 @@ class ComponentPlan:
     paper: str
     documents: dict[str, list[PartsPage]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    # every text box drawn, for `pnp i18n fit`: (entry index or None for the parts pages' own text,
+    # the document, its first and last page (0-based; parts: set once they are packed), the box, its key)
+    boxes: list[tuple[int | None, str, tuple[int, int] | None, MeasuredBox, str]] = field(default_factory=list)
 
 
 def has_components(pack: Pack) -> bool:
@@ -80,7 +83,7 @@ class _Reporter:
 def plan_components(pack: Pack, lang: str, paper: str, mat: bool = False) -> ComponentPlan:
     """Draw every component of `pack` (mat documents only with `mat`) in `lang` on `paper`, with
     the pack's own fonts and icons where it declares them (the loader reported unusable ones)."""
-    with packfonts.using(packfonts.assets_of(pack)):
+    with packfonts.using(packfonts.assets_of(pack)), hyphenate.using(lang):
         return _plan_components(pack, lang, paper, mat)
 
 
@@ -90,6 +93,7 @@ def _plan_components(pack: Pack, lang: str, paper: str, mat: bool) -> ComponentP
     known = types.registered()
     ctx = Context(pack, lang, paper)
     groups: list[list[Part]] = []
+    owners: dict[int, int] = {}       # a part's face -> its entry, for the pages of `plan.boxes`
     for index, spec in enumerate(pack.components):
         kind = known.get(str(spec.get("type"))) if isinstance(spec, dict) else None
         if kind is None:      # the loader reports it; a Pack built by hand may still hold one
@@ -99,6 +103,7 @@ def _plan_components(pack: Pack, lang: str, paper: str, mat: bool) -> ComponentP
         if kind.document == "mat" and not mat:
             continue
         ctx.settings = spec
+        first_page = len(plan.documents.get(kind.document, []))
         try:
             drawn = kind.drawer()(ctx, spec)
             if kind.document == "parts":
@@ -111,17 +116,40 @@ def _plan_components(pack: Pack, lang: str, paper: str, mat: bool) -> ComponentP
         else:
             if kind.document == "parts":
                 groups.extend(drawn)
+                owners.update((id(part.face), index) for group in drawn for part in group)
             else:
                 plan.documents.setdefault(kind.document, []).extend(drawn)
+        pages = None if kind.document == "parts" else (first_page, len(plan.documents.get(kind.document, [])) - 1)
+        _keep_boxes(plan, ctx, index, kind.document, pages)
         reporter.text(index, ctx)
     if groups:
         try:
             plan.documents["parts"] = pack_parts(ctx, groups, ctx.t("components.parts"))
         except ComponentError as error:
             reporter.add(error.code, None, None, error.message)
+        _keep_boxes(plan, ctx, None, "parts", None)
+        _parts_pages(plan, owners)
         reporter.text(None, ctx)
     plan.problems = list(dict.fromkeys(reporter.problems.items))
     return plan
+
+
+def _keep_boxes(plan: ComponentPlan, ctx: Context, index: int | None, document: str,
+                pages: tuple[int, int] | None) -> None:
+    plan.boxes.extend((index, document, pages, box, ctx.text_keys.get(box.text) or "") for box in ctx.report.boxes)
+
+
+def _parts_pages(plan: ComponentPlan, owners: dict[int, int]) -> None:
+    """The parts pages each entry's boxes print on, once the parts are packed."""
+    pages = plan.documents.get("parts", [])
+    found: dict[int | None, list[int]] = {None: list(range(len(pages)))} if pages else {}
+    for number, page in enumerate(pages):
+        for placement in page.placements:
+            if (index := owners.get(id(placement.face))) is not None:
+                found.setdefault(index, []).append(number)
+    plan.boxes = [(index, document, pages_ if document != "parts" or index not in found
+                   else (min(found[index]), max(found[index])), box, key)
+                  for index, document, pages_, box, key in plan.boxes]
 
 
 def _check_sizes(ctx: Context, groups: list[list[Part]]) -> None:

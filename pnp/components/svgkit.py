@@ -237,7 +237,8 @@ def text_markup(report: FitReport, text, x: float, y: float, w: float, h: float,
     result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
                     direction)
     report.measure(text, (float(w), float(h)), float(min_size), font, result.overflow,
-                   missing_characters(text, font), what, size_pt=result.size_pt)
+                   missing_characters(text, font), what, size_pt=result.size_pt, nominal_pt=float(size),
+                   lines=result.lines)
     markup = text_elements(result, float(x), float(y), float(w), float(h), font, align, valign, fill, opacity)
     return markup, result.size_pt
 

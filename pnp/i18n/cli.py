@@ -71,16 +71,32 @@ def status(games, keys, as_json):
 
 @i18n.command()
 @click.argument("game")
-@click.option("--format", "fmt", type=click.Choice(["po"]), default="po", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["po", "xliff"]), default="po", show_default=True,
+              help="po: <game>.pot and <lang>.po (gettext); xliff: <lang>.xlf (XLIFF 1.2, needs pnp[xliff]).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder for <game>.pot and <lang>.po  [default: output/i18n/<game>]")
-def export(game, fmt, out):
-    """Write a POT and one PO per translation language (msgctxt = text key)."""
+              help="Folder for the files  [default: output/i18n/<game>]")
+@click.option("--paper", default="a4", show_default=True, help="Paper the components are laid out on, for "
+              "the boxes the comments name.")
+@click.option("--places/--no-places", default=True, show_default=True,
+              help="Say where each text is printed, its box and max-length (lays the game out once).")
+def export(game, fmt, out, paper, places):
+    """Write a POT and one PO (or one XLIFF) per translation language (msgctxt / unit id = text key).
+
+    Each entry says where its text is printed (card and face, component and page) and in what
+    box; a box of one line gives it Weblate's max-length flag (XLIFF: maxwidth)."""
     from pnp.i18n.po import export as export_po
+    from pnp.i18n.po import printed_uses
 
     pack = _load(game)
     out = out or Path("output") / "i18n" / pack.id
-    for path in export_po(pack, out):
+    uses = printed_uses(pack, paper) if places else None
+    if fmt == "xliff":
+        from pnp.i18n.xliff import export as export_xliff
+
+        written = export_xliff(pack, out, uses)
+    else:
+        written = export_po(pack, out, uses)
+    for path in written:
         click.echo(f"wrote {path}")
 
 
@@ -88,10 +104,10 @@ def export(game, fmt, out):
 @click.argument("game")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def import_(game, files):
-    """Write the translations of PO FILES back into the game's text/<lang>.yaml.
+    """Write the translations of PO or XLIFF FILES (.po, .xlf) back into the game's text/<lang>.yaml.
 
-    The language comes from each PO's Language header. Entries that are untranslated or fuzzy
-    are skipped. A syntax error (an unterminated string, a misplaced keyword), a control
+    The language comes from each PO's Language header (XLIFF: target-language). Entries that are
+    untranslated or fuzzy are skipped. A syntax error (an unterminated string, a misplaced keyword), a control
     character, a translation that drops or invents a {placeholder} or has a stray brace, a plural
     form without {n} that stands for several numbers, an unknown key or a missing plural form
     stops the import (exit 2) with every problem listed; nothing is written then. A translation
@@ -101,7 +117,12 @@ def import_(game, files):
     from pnp.i18n.po import import_files
 
     pack = _load(game)
-    result = import_files(pack, list(files))
+    if any(path.suffix.lower() in (".xlf", ".xliff") for path in files):
+        from pnp.i18n.xliff import import_files as import_any
+
+        result = import_any(pack, list(files))
+    else:
+        result = import_files(pack, list(files))
     for warning in result.warnings:
         click.echo(f"{location(warning.file, warning.line, warning.key, severity='warning')} {warning.message} "
                    f"[{warning.code}]", err=True)
@@ -130,33 +151,32 @@ def accept(game, lang, keys):
 @i18n.command()
 @click.argument("game")
 @click.option("--lang", default=None, help="Language (default: all declared).")
-def fit(game, lang):
-    """Texts that overflow their box even at the minimum size, or lack glyphs, per language.
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
+              help="table: one row per printed text; json: the same, machine-readable.")
+@click.option("--paper", default="a4", show_default=True, help="Paper the components and tuck boxes are laid out on.")
+@click.option("--findings", "only_findings", is_flag=True, help="List only the texts with a finding.")
+@click.option("--strict", is_flag=True, help="Exit 1 on text under the floor too (text.small).")
+def fit(game, lang, fmt, paper, only_findings, strict):
+    """Every printed text per language (cards, player aids, boards, the mat, parts, tuck boxes):
+    where it is, its key, its box (mm), the size it got against the size asked for (pt), its
+    lines, and a finding when it prints under the pack's floor (pack.yaml text_floor_pt, default
+    6 pt: text.small) or does not fit even at its minimum size (text.fit).
 
-    Exit status 1 when any text does not fit."""
-    from pnp.i18n.fit import fit_report
+    Exit status 1 when any text does not fit or lacks glyphs (with --strict: or is under the floor)."""
+    from pnp.i18n.fit import language_fit
 
     pack = _load(game)
-    report = fit_report(pack, _langs(pack, lang))
-    bad = 0
-    for lang_, issues in report.items():
-        if not issues:
-            click.echo(f"{pack.id} [{lang_}]: every text fits")
-            continue
-        bad += len(issues)
-        click.echo(f"{pack.id} [{lang_}]: {len(issues)} problem{'s' * (len(issues) != 1)}")
-        for issue in issues:
-            if issue.keys:
-                label = ", ".join(issue.keys) if issue.exact else "text containing " + ", ".join(issue.keys)
-            else:
-                label = "text" if issue.issue is not None else "template"
-            where = f" ({issue.location[0]}:{issue.location[1]})" if issue.location else ""
-            click.echo(f"  {label}{where}: {issue.shown}")
-            for place in issue.where[:5]:
-                click.echo(f"      on {place}")
-            if len(issue.where) > 5:
-                click.echo(f"      ... and {len(issue.where) - 5} more")
-    fallbacks = [w for w in pack.warnings if w.code == "text.missing" and w.get("language") in report]
+    reports = [language_fit(pack, lang_, paper) for lang_ in _langs(pack, lang)]
+    bad = sum(len(r.problems) for r in reports) + (sum(len(r.findings) for r in reports) if strict else 0)
+    if fmt == "json":
+        click.echo(json.dumps({"game": pack.id, "paper": paper, "languages": [_fit_json(r, only_findings)
+                                                                               for r in reports]},
+                              ensure_ascii=False, indent=2))
+    else:
+        for report in reports:
+            _fit_table(pack, report, only_findings)
+    fallbacks = [w for w in pack.warnings if w.code == "text.missing" and w.get("language") in
+                 {r.lang for r in reports}]
     if fallbacks:
         click.echo(f"note: {len(fallbacks)} missing translation{'s' * (len(fallbacks) != 1)} laid out with "
                    "the fallback text (see `pnp i18n status`)", err=True)
@@ -203,3 +223,56 @@ def lint(games, fmt, strict):
         click.echo(f"{label}: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
                    if findings else f"{label}: clean")
     click.get_current_context().exit(status)
+
+
+def _fit_json(report, only_findings: bool) -> dict:
+    return {"lang": report.lang, "floor_pt": report.floor_pt,
+            "texts": [t.to_dict() for t in report.texts if t.findings or not only_findings],
+            "problems": [{"message": p.message, "keys": p.keys, "exact": p.exact, "where": p.where,
+                          "code": p.issue.code if p.issue else None,
+                          "location": list(p.location) if p.location else None} for p in report.problems]}
+
+
+def _fit_table(pack, report, only_findings: bool) -> None:
+    findings = report.findings
+    shrunk = sum(1 for t in report.texts if t.box.shrunk)
+    click.echo(f"{pack.id} [{report.lang}]: {len(report.texts)} printed texts, {shrunk} shrunk, "
+               f"{len(findings)} under the {report.floor_pt:g} pt floor or not fitting")
+    rows = [t for t in report.texts if t.findings or not only_findings]
+    if rows:
+        header = ("where", "key", "box mm", "pt (asked)", "lines", "text / finding")
+        table = [header] + [_fit_row(t) for t in rows]
+        widths = [min(60, max(len(row[i]) for row in table)) for i in range(len(header) - 1)]
+        for row in table:
+            cells = [cell[:w].ljust(w) for cell, w in zip(row, widths)]
+            click.echo("  " + "  ".join(cells + [row[-1]]).rstrip())
+    if report.problems:
+        click.echo(f"{pack.id} [{report.lang}]: {len(report.problems)} problem{'s' * (len(report.problems) != 1)}")
+    elif not findings:
+        click.echo(f"{pack.id} [{report.lang}]: every text fits")
+    for issue in report.problems:
+        if issue.keys:
+            label = ", ".join(issue.keys) if issue.exact else "text containing " + ", ".join(issue.keys)
+        else:
+            label = "text" if issue.issue is not None else "template"
+        where = f" ({issue.location[0]}:{issue.location[1]})" if issue.location else ""
+        click.echo(f"  {label}{where}: {issue.shown}")
+        for place in issue.where[:5]:
+            click.echo(f"      on {place}")
+        if len(issue.where) > 5:
+            click.echo(f"      ... and {len(issue.where) - 5} more")
+
+
+def _fit_row(text) -> tuple[str, ...]:
+    box = text.box
+    where = text.where + (f" +{len(text.also)}" if text.also else "")
+    if text.what:
+        where += f" · {text.what}"
+    size = "?" if box.size_pt is None else f"{box.size_pt:g}"
+    asked = f" ({box.nominal_pt:g})" if box.nominal_pt is not None and box.shrunk else ""
+    shown = " / ".join(box.lines) if box.lines else box.text
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    notes = "; ".join(f"{f.code} at {f.file}:{f.line}" for f in text.findings)
+    key = text.key or ("~" + ", ".join(text.contains) if text.contains else "-")
+    return (where, key, f"{box.box_mm[0]:.1f}x{box.box_mm[1]:.1f}", size + asked, str(len(box.lines)),
+            shown + (f"  <- {notes}" if notes else ""))

@@ -97,14 +97,37 @@ def describe_examples(lang: str, cat: str) -> str:
     return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values) + ("…" if len(values) >= 6 else "")
 
 
+# The Plural-Forms gettext, Poedit and Weblate give a language, where Babel's (read from CLDR) differ.
+# CLDR 42 gave Italian, Spanish, Catalan and French a `many` for exact millions ("1 milione di
+# zombi", "1 million de zombies"), which Babel writes as a third gettext form; every gettext tool
+# keeps these languages at two forms, and a translator asked for a third does not know what to
+# write. pnp writes two: msgstr[0] is CLDR `one`, msgstr[1] is `other`. CLDR `many` has no msgstr:
+# import keeps the text's present `many` form, or gives it msgstr[1] (`other`, what gettext prints
+# for a million), without a note (`FOLDED`). Ukrainian (3) and Arabic (6) are as Babel writes them.
+GETTEXT_PLURAL_FORMS: dict[str, tuple[int, str]] = {
+    "it": (2, "(n != 1)"), "es": (2, "(n != 1)"), "ca": (2, "(n != 1)"), "fr": (2, "(n > 1)"),
+}
+FOLDED: dict[str, dict[str, str]] = {lang: {"many": "other"} for lang in GETTEXT_PLURAL_FORMS}
+
+
+def _base(lang: str) -> str:
+    return lang.replace("_", "-").split("-")[0].lower()
+
+
+def folded_into(lang: str, cat: str) -> str | None:
+    """The category whose msgstr a CLDR category with no msgstr of its own takes (see FOLDED)."""
+    return FOLDED.get(_base(lang), {}).get(cat)
+
+
 @lru_cache(maxsize=None)
 def gettext_plurals(lang: str) -> tuple[int, str, tuple[str, ...]]:
-    """`(nplurals, plural expression, category of each msgstr index)` as Babel writes them in a PO
-    `Plural-Forms` header. The index -> category mapping is measured: each index's numbers are run
-    through the CLDR rule (so `uk`, whose gettext rule has 3 forms, maps to one/few/many and its
-    fraction-only `other` has no msgstr)."""
+    """`(nplurals, plural expression, category of each msgstr index)` for a PO `Plural-Forms`
+    header: Babel's, or the gettext tools' own where they differ (GETTEXT_PLURAL_FORMS). The index
+    -> category mapping is measured: each index's numbers are run through the CLDR rule (so `uk`,
+    whose gettext rule has 3 forms, maps to one/few/many and its fraction-only `other` has no msgstr)."""
     tup = get_plural(locale(lang))
-    rule = gettext.c2py(tup.plural_expr)
+    num_plurals, plural_expr = GETTEXT_PLURAL_FORMS.get(_base(lang), (tup.num_plurals, tup.plural_expr))
+    rule = gettext.c2py(plural_expr)
     seen: dict[int, dict[str, int]] = {}
     for n in _SAMPLES:
         index = rule(n)
@@ -112,12 +135,12 @@ def gettext_plurals(lang: str) -> tuple[int, str, tuple[str, ...]]:
         cat = category(lang, n)
         counts[cat] = counts.get(cat, 0) + 1
     cats = []
-    for index in range(tup.num_plurals):
+    for index in range(num_plurals):
         used = seen.get(index)
         if not used:
             raise ValueError(f"{lang}: gettext plural index {index} is used by no number")
         cats.append(max(used, key=lambda cat: used[cat]))
-    return tup.num_plurals, tup.plural_expr, tuple(cats)
+    return num_plurals, plural_expr, tuple(cats)
 
 
 @lru_cache(maxsize=None)

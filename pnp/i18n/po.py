@@ -7,9 +7,19 @@ One entry per text key of the source language (the pack's first language), in fi
   source's `other` form) and one `msgstr[i]` per gettext form of the target language, in the order
   of the `Plural-Forms` header Babel writes for it; extracted comments say which CLDR category and
   numbers each index stands for;
-- `#. source-hash: ...` the hash of the source text the entry was exported from (see `hashes`);
+- extracted comments for the translator saying where the text is printed and in what box
+  (`#. card event-bell front: 45.0 x 8.6 mm box, 11 pt`; components and tuck boxes by document
+  and page), from the fit report of the source language (pnp.i18n.fit), when export is given it;
+- `#, max-length:N` (Weblate's flag; Poedit shows it) when a box the text is printed in holds one
+  line only (its height is under two lines at the pack's floor size, `text_floor_pt`; not a box
+  whose text may not shrink, which its drawer cut to the text, as a player aid's lines): N is the
+  box's width over the mean advance of one character of the target language at the floor size
+  in the box's font (`max_length`), the smallest N over such boxes;
 - `#, python-brace-format` when the text has `{placeholders}` (so `msgfmt --check` checks them);
-  `#, fuzzy` when the current translation is stale;
+  `#, fuzzy` when the current translation is stale, with the source it was made from as the
+  previous msgid (`#| msgid`, from text/.source-texts.yaml: `hashes`) when pnp recorded it;
+- no hash: the entry's own source (msgid, msgid_plural, `#. source <category>:`) is what import
+  compares with today's source to tell a stale translation (`exported_source`);
 - `#: text/<source>.yaml:<line>` where the source text is; for a text written in the card data
   (a literal or a mapping per language, see pnp.pack) the card file and line, with an extracted
   comment naming the card and field (`#. card knight.title`); its msgctxt is its synthesized key
@@ -23,8 +33,13 @@ refuse), a control character, a placeholder the source lacks or a source placeho
 stray brace, a plural form without `{n}` that stands for several numbers, an unknown or repeated
 key: each is a Problem (`po.syntax`, `po.control-char`, `po.placeholder`, `po.plural`,
 `po.duplicate`...) with file and line, and no file is written. A translation of an older source
-text (its `source-hash` or its msgid is not today's) is imported, recorded as stale, with a
-`po.stale` warning: the next export flags it fuzzy, as gettext keeps a changed entry.
+text (its msgid, msgid_plural or `#. source <category>:` forms are not today's; a PO exported
+before issue 16: its `source-hash` comment) is imported, recorded as stale with the hash of that
+source (kept in text/.source-texts.yaml), with a `po.stale` warning: the next export flags it
+fuzzy with the old source as `#| msgid`, as gettext keeps a changed entry.
+
+Plural headers: `plurals.gettext_plurals` (Italian, Spanish, Catalan, French: two forms, as
+gettext, Poedit and Weblate write them; CLDR `many` folds into `other` on import).
 """
 from __future__ import annotations
 
@@ -44,6 +59,7 @@ from pnp.i18n.plurals import (
     CATEGORIES,
     PluralText,
     describe_examples,
+    folded_into,
     gettext_plurals,
     required_categories,
     single_number_categories,
@@ -53,7 +69,25 @@ from pnp.limits import MAX_PO_BYTES, MAX_PO_PROBLEMS
 from pnp.outputfiles import write_text_atomically
 from pnp.pack import Pack
 
-HASH_COMMENT = re.compile(r"^source-hash:\s*(\S+)\s*$")
+HASH_COMMENT = re.compile(r"^source-hash:\s*(\S+)\s*$")      # PO files exported before issue 16
+SOURCE_FORM = re.compile(r"^source (zero|one|two|few|many|other): (.*)$", re.S)
+MAX_USES_SHOWN = 4        # printed places listed in an entry's comments; then "... and N more"
+
+
+@dataclass(frozen=True)
+class Use:
+    """One place a text key is printed, for the translator's comments."""
+
+    where: str                       # "card event-bell front", "board p1 (components[0], lattice-guide) · legend"
+    box_mm: tuple[float, float]
+    size_pt: float | None
+    font: str                        # the style of the box ("regular", "bold"...)
+    single_line: bool                # the box holds one line at the floor size: a max-length applies
+
+    def comment(self) -> str:
+        w, h = self.box_mm
+        size = f", {self.size_pt:g} pt" if self.size_pt else ""
+        return f"{self.where}: {w:.1f} x {h:.1f} mm box{size}" + (", one line" if self.single_line else "")
 
 
 def source_keys(pack: Pack) -> list[str]:
@@ -95,18 +129,23 @@ def _version(pack: Pack) -> str:
     return hashes_mod.text_hash("\n".join(f"{k}={hashes_mod.text_hash(source[k])}" for k in source_keys(pack)))
 
 
-def build_catalog(pack: Pack, lang: str | None, recorded: dict[str, dict[str, str]] | None = None) -> Catalog:
-    """The POT (`lang=None`) or the PO of one language."""
+def build_catalog(pack: Pack, lang: str | None, recorded: dict[str, dict[str, str]] | None = None,
+                  uses: dict[str, list[Use]] | None = None, sources: dict | None = None) -> Catalog:
+    """The POT (`lang=None`) or the PO of one language; `uses`: where each key is printed (see
+    `printed_uses`), `sources`: hash -> source text (`hashes.read_sources`) for previous msgids."""
     source_lang = pack.source_language
     date = _date(pack)
     catalog = Catalog(locale=lang, project=f"pnp-{pack.id}", version=_version(pack), fuzzy=False, charset="utf-8",
                       creation_date=date, revision_date=date, last_translator="pnp i18n export",
                       header_comment=f"# Texts of the pnp game {pack.id!r} (source language: {source_lang}).\n"
                                      f"# msgctxt is the text key; see `pnp i18n import`.")
-    if lang is not None:
-        catalog.language_team = f"{lang}"
-    hashes = (recorded or {}).get(lang or "", {})
     forms_info = gettext_plurals(lang) if lang else None
+    if lang is not None and forms_info is not None:
+        catalog.language_team = f"{lang}"
+        # what gettext, Poedit and Weblate expect (plurals.GETTEXT_PLURAL_FORMS), not always Babel's
+        catalog.mime_headers = [("Plural-Forms", f"nplurals={forms_info[0]}; plural={forms_info[1]};")]
+    hashes = (recorded or {}).get(lang or "", {})
+    lengths = _MaxLength(pack, lang or pack.source_language)
     for key in source_keys(pack):
         source = pack.texts[source_lang][key]
         if str(source) == "" and not isinstance(source, PluralText):
@@ -117,7 +156,7 @@ def build_catalog(pack: Pack, lang: str | None, recorded: dict[str, dict[str, st
         if plural and isinstance(msgid, str):
             msgid = (msgid, msgid)
         current_hash = hashes_mod.text_hash(source)
-        comments = [f"source-hash: {current_hash}"]
+        comments = []
         if isinstance(source, PluralText):
             comments += [f"source {cat}: {form}" for cat, form in source.forms.items() if cat not in ("one", "other")]
         if plural and lang and forms_info:
@@ -130,17 +169,103 @@ def build_catalog(pack: Pack, lang: str | None, recorded: dict[str, dict[str, st
         flags = set()
         if _source_placeholders(source):
             flags.add("python-brace-format")
+        previous = None
         if translation is not None and hashes.get(key) not in (None, current_hash):
             flags.add("fuzzy")
+            previous = _previous_id(sources or {}, hashes[key], plural)
         file, line = pack.text_locations[source_lang][key]
         literal = pack.literal_texts.get(key)
         if literal is not None:
             comments.append(literal.where)
+        places = (uses or {}).get(key, [])
+        comments += [use.comment() for use in places[:MAX_USES_SHOWN]]
+        if len(places) > MAX_USES_SHOWN:
+            comments.append(f"... and {len(places) - MAX_USES_SHOWN} more places")
+        limit = min((lengths.of(use) for use in places if use.single_line), default=None)
+        if limit is not None:
+            flags.add(f"max-length:{limit}")
         message = Message(msgid, string, locations=[(_pack_relative(pack, file), line)],
-                          auto_comments=comments, context=key)
+                          auto_comments=comments, context=key, previous_id=previous or ())
         message.flags = flags          # Babel guesses python-format from a '%': the texts are not
         catalog[msgid] = message       # %-formatted, and msgfmt would check "50% c" as a directive
     return catalog
+
+
+def _previous_id(sources: dict, old_hash: str, plural: bool) -> str | tuple[str, str] | None:
+    """The msgid (and msgid_plural) of the source a stale translation was made from, if recorded."""
+    old = sources.get(old_hash)
+    if old is None:
+        return None
+    ids = _ids(PluralText(old) if isinstance(old, dict) else old)
+    if isinstance(ids, str):
+        return (ids, ids) if plural else ids
+    return ids if plural else ids[0]
+
+
+class _MaxLength:
+    """Weblate's max-length for a one-line box, in characters: the box's width over the mean
+    advance of one character of the language at the pack's floor size in the box's font. The
+    mean is measured on the language's own texts (its first MEAN_SAMPLE characters, spaces
+    included, in source key order), laid out by pnp.text.layout (Arabic shaped): a translation of
+    N average characters fills the box at the floor size, a longer one would shrink under it."""
+
+    MEAN_SAMPLE = 4000
+
+    def __init__(self, pack: Pack, lang: str):
+        self.pack, self.lang = pack, lang
+        self.floor = pack.text_floor_pt
+        self.advance: dict[str, float] = {}
+
+    def of(self, use: Use) -> int:
+        if use.font not in self.advance:
+            self.advance[use.font] = _mean_advance_mm(self.pack, self.lang, use.font, self.floor)
+        return max(1, int(use.box_mm[0] / self.advance[use.font]))
+
+
+def _mean_advance_mm(pack: Pack, lang: str, font: str, size_pt: float) -> float:
+    from pnp.text import packfonts
+    from pnp.text.layout import layout
+
+    texts = pack.texts.get(lang, {})
+    sample = " ".join(" ".join(str(texts[k]).split()) for k in source_keys(pack) if k in texts)[:_MaxLength.MEAN_SAMPLE]
+    sample = sample.strip() or "n"
+    with packfonts.using(packfonts.assets_of(pack)):
+        try:
+            result = layout(sample, font, 1e9, 1e9, size_pt, size_pt, 1.2, None, "auto")
+        except (KeyError, ValueError):          # a style only a template knows: the regular one
+            result = layout(sample, "regular", 1e9, 1e9, size_pt, size_pt, 1.2, None, "auto")
+    return max(sum(result.widths_mm) / len(sample), 1e-3)
+
+
+def printed_uses(pack: Pack, paper: str = "a4") -> dict[str, list[Use]]:
+    """Where each text key is printed, laid out in the source language (boxes do not change with
+    the language): card and face, component and page, with the box (pnp.i18n.fit)."""
+    from pnp.i18n.fit import language_fit
+    from pnp.text import fonts, packfonts
+
+    report = language_fit(pack, pack.source_language, paper)
+    floor_mm = pack.text_floor_pt / 72.0 * 25.4
+    uses: dict[str, list[Use]] = {}
+    with packfonts.using(packfonts.assets_of(pack)):
+        for text in report.texts:
+            if not text.key:
+                continue
+            box = text.box
+            try:
+                ascent, descent = fonts.vertical_metrics(box.font)
+            except (KeyError, ValueError):
+                ascent, descent = fonts.vertical_metrics("regular")
+            two_lines_mm = floor_mm * (ascent - descent + 1.2)
+            # a box whose text may not shrink (min size = asked size) was cut to its text by the
+            # drawer, a block of a flowing layout (a player aid's lines): a longer text gets a taller
+            # block, so its height says nothing about a length limit
+            flowing = box.min_size_pt is not None and box.nominal_pt is not None and \
+                abs(box.min_size_pt - box.nominal_pt) < 1e-9
+            single = box.box_mm[1] < two_lines_mm and not flowing
+            where = text.where + (f" · {text.what}" if text.what else "")
+            for place in [where, *text.also]:
+                uses.setdefault(text.key, []).append(Use(place, box.box_mm, box.size_pt, box.font, single))
+    return uses
 
 
 def _pack_relative(pack: Pack, file) -> str:
@@ -160,19 +285,34 @@ def _plural_strings(translation, cats: tuple[str, ...]) -> tuple[str, ...]:
     return (str(translation),) * len(cats)
 
 
-def export(pack: Pack, out: Path) -> list[Path]:
-    """`<out>/<game>.pot` and `<out>/<lang>.po` for every language but the source."""
+def export(pack: Pack, out: Path, uses: dict[str, list[Use]] | None = None) -> list[Path]:
+    """`<out>/<game>.pot` and `<out>/<lang>.po` for every language but the source; `uses` (see
+    `printed_uses`) adds where each text is printed and its max-length."""
     out.mkdir(parents=True, exist_ok=True)
-    recorded = hashes_mod.read_hashes(pack.root)
     written = []
-    targets = [(out / f"{pack.id}.pot", None)] + [(out / f"{lang}.po", lang)
-                                                   for lang in pack.languages if lang != pack.source_language]
-    for path, lang in targets:
-        catalog = build_catalog(pack, lang, recorded)
-        with path.open("wb") as handle:
-            write_po(handle, catalog, width=0, sort_output=False, omit_header=False, ignore_obsolete=True)
+    for path, _lang, catalog in catalogs(pack, out, ".po", uses):
+        path.write_bytes(po_bytes(catalog))
         written.append(path)
     return written
+
+
+def catalogs(pack: Pack, out: Path, suffix: str, uses: dict[str, list[Use]] | None = None):
+    """(path, language, catalog) of the POT (suffix .po only) and of every translation language."""
+    recorded = hashes_mod.read_hashes(pack.root)
+    sources = hashes_mod.read_sources(pack.root)
+    targets: list[tuple[Path, str | None]] = [(out / f"{pack.id}.pot", None)] if suffix == ".po" else []
+    targets += [(out / f"{lang}{suffix}", lang) for lang in pack.languages if lang != pack.source_language]
+    for path, lang in targets:
+        yield path, lang, build_catalog(pack, lang, recorded, uses, sources)
+
+
+def po_bytes(catalog: Catalog) -> bytes:
+    from io import BytesIO
+
+    buffer = BytesIO()
+    write_po(buffer, catalog, width=0, sort_output=False, omit_header=False, ignore_obsolete=True,
+             include_previous=True)
+    return buffer.getvalue()
 
 
 # ---- import -------------------------------------------------------------------------------------
@@ -458,6 +598,7 @@ class _Reading:
 
     updates: dict[str, dict] = field(default_factory=dict)               # lang -> key -> new value
     hashes: dict[str, dict[str, str]] = field(default_factory=dict)      # lang -> key -> source hash
+    sources: dict[str, str | dict[str, str]] = field(default_factory=dict)   # hash -> its source text
     notes: list[str] = field(default_factory=list)
     warnings: _CappedProblems = field(default_factory=_CappedProblems)
     problems: _CappedProblems = field(default_factory=_CappedProblems)
@@ -584,7 +725,7 @@ def _read_message(pack: Pack, po: _PoFile, message: Message, reading: _Reading) 
     if len(problems.items) == before:
         value = _plural_value(pack, po, key, line, strings, reading.notes) if message.pluralizable else strings[0]
         reading.updates.setdefault(po.lang, {})[key] = value
-        reading.hashes.setdefault(po.lang, {})[key] = _exported_hash(pack, po, message, source, reading.warnings)
+        reading.hashes.setdefault(po.lang, {})[key] = _exported_hash(pack, po, message, source, reading)
     return False
 
 
@@ -661,6 +802,8 @@ def _plural_value(pack: Pack, po: _PoFile, key: str, line: int, strings: tuple[s
     for cat in [c for c in required_categories(lang) if c not in forms]:
         if cat in old_forms:
             forms[cat] = old_forms[cat]
+        elif (into := folded_into(lang, cat)) in forms:     # Italian `many`: gettext's `other` (plurals.FOLDED)
+            forms[cat] = forms[into]
         else:
             forms[cat] = strings[-1]
             notes.append(f"{po.shown}:{line}: {key}: {lang} form {cat!r} (n = {describe_examples(lang, cat)}) "
@@ -668,24 +811,49 @@ def _plural_value(pack: Pack, po: _PoFile, key: str, line: int, strings: tuple[s
     return {cat: forms[cat] for cat in CATEGORIES if cat in forms}
 
 
-def _exported_hash(pack: Pack, po: _PoFile, message: Message, source, warnings: Problems) -> str:
-    """The hash of the source text the entry was translated from. A translation of an older source
-    (its `source-hash` comment or its msgid is not today's) is imported as gettext keeps a fuzzy
-    entry: it lands, recorded as stale, and the next export flags it fuzzy for review."""
+def _exported_hash(pack: Pack, po: _PoFile, message: Message, source, reading: _Reading) -> str:
+    """The hash of the source text the entry was translated from: its own source (`exported_source`),
+    recorded with its text for the next export's previous msgid. A translation of an older source
+    is imported as gettext keeps a fuzzy entry: it lands, recorded as stale, and the next export
+    flags it fuzzy for review. (A PO exported before issue 16 says its hash in a comment.)"""
     current = hashes_mod.text_hash(source)
-    today = _id_for(source, message.pluralizable)
-    exported = _hash_comment(message)
-    if message.id != today:
-        exported = hashes_mod.UNKNOWN if exported in (None, current) else exported
-    elif exported is None:
-        exported = current
-    if exported != current:
+    legacy = _hash_comment(message)
+    exported = exported_source(message, source)
+    if exported is None:
+        found = current if legacy is None else legacy
+    else:
+        found = legacy if legacy not in (None, current) else hashes_mod.text_hash(exported)
+        reading.sources[found] = hashes_mod.source_value(exported)
+    if found == current:
+        reading.sources[current] = hashes_mod.source_value(source)
+    else:
+        today = _id_for(source, message.pluralizable)
         _file, line = pack.text_locations[pack.source_language][message.context or ""]
-        warnings.add("po.stale", po.path, message.lineno or 0, message.context or "",
-                     f"translated from an older source text (text/{pack.source_language}.yaml:{line} now has "
-                     f"{_first(today)!r}): imported, marked stale; the next export flags it fuzzy",
-                     _first(message.id))
-    return exported
+        reading.warnings.add("po.stale", po.path, message.lineno or 0, message.context or "",
+                             f"translated from an older source text (text/{pack.source_language}.yaml:{line} now has "
+                             f"{_first(today)!r}): imported, marked stale; the next export flags it fuzzy",
+                             _first(message.id))
+    return found
+
+
+def exported_source(message: Message, source) -> str | PluralText | None:
+    """The source text a PO entry was exported from, when it is not today's `source` (None when it
+    is): its msgid, or for a plural entry msgid (one), msgid_plural (other) and the other forms
+    from its `#. source <category>: <form>` comments."""
+    extra = {}
+    for comment in message.auto_comments:
+        found = SOURCE_FORM.match(comment.strip())
+        if found:
+            extra[found.group(1)] = found.group(2)
+    today_extra = ({cat: form for cat, form in source.forms.items() if cat not in ("one", "other")}
+                   if isinstance(source, PluralText) else {})
+    if message.id == _id_for(source, message.pluralizable) and extra == today_extra:
+        return None
+    if not message.pluralizable:
+        return str(message.id)
+    singular, plural = tuple(message.id)[:2]
+    forms = {"one": singular, **extra, "other": plural}
+    return PluralText({cat: forms[cat] for cat in CATEGORIES if cat in forms})
 
 
 def _first(value) -> str:
@@ -742,6 +910,8 @@ def import_files(pack: Pack, files: list[Path]) -> ImportResult:
             recorded.setdefault(lang, {}).update(keys)
         hashes_mod.write_hashes(pack.root, recorded, order)
         result.files.append(hashes_mod.hash_file(pack.root))
+        if hashes_mod.write_sources(pack.root, {**hashes_mod.read_sources(pack.root), **reading.sources}, recorded):
+            result.files.append(hashes_mod.sources_file(pack.root))
     return result
 
 

@@ -55,14 +55,18 @@ def accept(pack: Pack, langs: list[str], keys: list[str] | None = None) -> dict[
     """Record today's source text as the one the present translations were made from."""
     order = source_keys(pack)
     recorded = hashes_mod.read_hashes(pack.root)
+    sources = hashes_mod.read_sources(pack.root)
     counts = {}
     for lang in langs:
         lang_hashes = recorded.setdefault(lang, {})
         n = 0
         for key in keys or order:
             if key in order and own_text(pack, lang, key) is not None:
-                lang_hashes[key] = hashes_mod.text_hash(pack.texts[pack.source_language][key])
+                source = pack.texts[pack.source_language][key]
+                lang_hashes[key] = hashes_mod.text_hash(source)
+                sources[lang_hashes[key]] = hashes_mod.source_value(source)
                 n += 1
         counts[lang] = n
     hashes_mod.write_hashes(pack.root, recorded, order)
+    hashes_mod.write_sources(pack.root, sources, recorded)
     return counts

@@ -19,8 +19,8 @@ from pnp.render.failures import TemplateFailures
 from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
 from pnp.render.templates import Record, Renderer, TemplateProblem, TextKeys
 from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters
-from pnp.text import fonts, packfonts
-from pnp.text.fitreport import FitIssue
+from pnp.text import fonts, hyphenate, packfonts
+from pnp.text.fitreport import FitIssue, MeasuredBox
 from pnp.units import pt_to_mm
 
 
@@ -32,6 +32,7 @@ class RenderedFace:
     issues: tuple[FitIssue, ...] = ()          # text that does not fit or has no glyph
     missing_keys: tuple[str, ...] = ()         # text keys the language lacks (printed as the key)
     text_keys: Mapping[str, str] = field(default_factory=dict, compare=False)   # string -> its one key
+    boxes: tuple[MeasuredBox, ...] = field(default=(), compare=False)   # every text box, for `pnp i18n fit`
 
     def text_key(self, text: str) -> str:
         """The text key that produced `text` on this face, "" when none or several did."""
@@ -126,7 +127,7 @@ class FaceMaker:
             "deck": Record(dict(id=deck.id, name=keys.add(texts.get(deck.name, deck.name), deck.name)), "deck"),
             **self._shared, "w": w, "h": h, "bleed": self.bleed_mm, "safe": SAFE_MM, "face": face,
         }
-        with packfonts.using(self.text_assets):
+        with packfonts.using(self.text_assets), hyphenate.using(self.lang):
             svg, report = self.renderer.render(template, context, self.texts, self.lang, keys)
         if XML_ILLEGAL.search(svg):
             raise _control_problem(template, svg, keys)
@@ -141,7 +142,8 @@ class FaceMaker:
                 raise self.renderer.svg_problem(template, error) from None
             self._drawings[key] = drawing
         return RenderedFace(key, svg, drawing, tuple(report.issues),
-                            tuple(dict.fromkeys([*missing, *report.missing_keys])), keys.unique())
+                            tuple(dict.fromkeys([*missing, *report.missing_keys])), keys.unique(),
+                            tuple(report.boxes))
 
 
     def _art_problem(self, template: str, error: ArtError) -> TemplateProblem:

@@ -144,7 +144,8 @@ def make_textbox(report: FitReport, assets: TextAssets | None = None):
         else:
             result, missing, icons = _rich(report, rich, pack, font, style, box, float(size), float(min_size),
                                            float(line_height), max_lines, direction, text)
-        report.measure(text, box, float(min_size), font, result.overflow, missing, size_pt=result.size_pt)
+        report.measure(text, box, float(min_size), font, result.overflow, missing, size_pt=result.size_pt,
+                       nominal_pt=float(size), lines=result.lines)
         return Markup(text_elements(result, x, y, w, h, style, align, valign, fill, opacity, icons))
 
     return textbox

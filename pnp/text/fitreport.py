@@ -71,6 +71,14 @@ class MeasuredBox:
     size_pt: float | None              # the size it prints at; None when the drawer did not say
     font: str
     what: str = ""
+    nominal_pt: float | None = None    # the size asked for, before any shrinking
+    min_size_pt: float | None = None   # the smallest size the box allows
+    lines: tuple[str, ...] = ()        # the printed lines, in logical order (hyphens included)
+    overflow: bool = False             # does not fit even at min_size_pt
+
+    @property
+    def shrunk(self) -> bool:
+        return self.size_pt is not None and self.nominal_pt is not None and self.size_pt < self.nominal_pt - 1e-9
 
 
 @dataclass
@@ -83,10 +91,13 @@ class FitReport:
 
     def measure(self, text: str, box_mm: tuple[float, float], min_size_pt: float, font: str,
                 overflow: bool, missing: tuple[str, ...] | list[str], what: str = "", *,
-                size_pt: float | None = None) -> None:
+                size_pt: float | None = None, nominal_pt: float | None = None,
+                lines: tuple[str, ...] = ()) -> None:
         """Record one box; an issue for what the layout found wrong. `size_pt` is the size the
-        text prints at: under MIN_PRINTED_PT it is a TEXT_SMALL issue (a warning), unless it overflows."""
-        self.boxes.append(MeasuredBox(text, box_mm, size_pt, font, what))
+        text prints at: under MIN_PRINTED_PT it is a TEXT_SMALL issue (a warning), unless it overflows;
+        `nominal_pt` the size asked for and `lines` the printed lines (for `pnp i18n fit`)."""
+        self.boxes.append(MeasuredBox(text, box_mm, size_pt, font, what, nominal_pt, min_size_pt, tuple(lines),
+                                      overflow))
         # text that does not fit is already an error at its smallest size: no second, smaller finding
         if size_pt is not None and size_pt < MIN_PRINTED_PT - 1e-9 and text.strip() and not overflow:
             self.issues.append(FitIssue(TEXT_SMALL, text, box_mm, min_size_pt, font, (), what, float(size_pt)))

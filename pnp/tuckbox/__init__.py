@@ -32,7 +32,7 @@ from pnp.i18n.texts import MissingText, Texts
 from pnp.pack import Card, Deck, Pack
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TemplateProblem
-from pnp.text.fitreport import FitReport
+from pnp.text.fitreport import FitReport, MeasuredBox
 from pnp.tuckbox.draw import Art, PanelText, StripText, page_face, write_pdf
 from pnp.tuckbox.geometry import (  # noqa: F401  (re-exported: the sizes callers and tests read)
     DEPTH_PLAY_MM,
@@ -102,6 +102,7 @@ class TuckBoxPlan:
     pages: list[PageSpec] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)       # boxes not made, and why
+    boxes: list[tuple[int, MeasuredBox, str]] = field(default_factory=list)   # (page, box, key): `pnp i18n fit`
     _faces: list[Any] = field(default_factory=list)
     _arts: list[Art | None] = field(default_factory=list)
 
@@ -285,7 +286,9 @@ def _draw_pages(plan: TuckBoxPlan, placed: list[Placed], texts: list[PanelText],
         strip = StripText(words.sheet("components.print"), legend, words.sheet("components.test_bar"),
                           *(words.sheet("components.page_label", title=game, page=page.number + 1,
                                         pages=len(plan.pages), label=label) for label in (names, "")))
+        first = len(report.boxes)
         plan._faces.append(page_face(page, on_page, texts, strip, plan.margin, direction, report))
+        plan.boxes.extend((page.number, box, words.where(box.text)[2]) for box in report.boxes[first:])
     for issue in dict.fromkeys(report.issues):          # one problem per text, not per page
         file, line, key = words.where(issue.text)
         problems.add(issue.code, file, line, key, issue.message, lang=plan.lang, text_key=key, **issue.facts())
