@@ -163,3 +163,13 @@ def test_the_print_shop_export_keeps_the_spans(tmp_path, monkeypatch):
     assert spans > 100
     checked, missing = unread(pdfs, printed)
     assert checked > 20 and missing == []
+
+
+def test_same_input_same_bytes(tmp_path):
+    for out in ("a", "b"):
+        result = CliRunner().invoke(main, ["build", "zombies-vs-vampires", "--lang", "ar", "--digits", "arabic-indic",
+                                           "--out", str(tmp_path / out)])
+        assert result.exit_code == 0, result.output
+    first = sorted((tmp_path / "a").rglob("*.pdf"))
+    assert first and all(path.read_bytes() == (tmp_path / "b" / path.relative_to(tmp_path / "a")).read_bytes()
+                         for path in first)

@@ -999,7 +999,7 @@ _INITIAL = {
 
 _GEOMETRY = {
     "svg": {"width", "height", "viewBox", "preserveAspectRatio", "version", "x", "y"},
-    "g": {"aria-label"},          # aria-label: the group's text (a shaped line's; see _Compiler.labelled)
+    "g": {"aria-label"},          # aria-label: the group's text (a shaped line's; see _Compiler.group)
     "rect": {"x", "y", "width", "height", "rx", "ry"},
     "circle": {"cx", "cy", "r"},
     "ellipse": {"cx", "cy", "rx", "ry"},

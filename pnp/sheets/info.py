@@ -104,14 +104,21 @@ def draw_text(canvas: Canvas, x: float, baseline: float, text: str, font: str, s
             canvas.setFont(fonts.STYLES[style].name, size)
             canvas.drawString(left, baseline, line)
             continue
-        canvas.addLiteral(actualtext.begin(line))      # one span: the line reads back in logical order
+        line_span = actualtext.right_to_left(line)    # one span: the line reads back in logical order
+        if line_span:
+            canvas.addLiteral(actualtext.begin(line))
         for run in shaped.runs:
             if run.blank:
                 continue
             glyphs = shaping.shape(run.text, run.font, run.rtl)
             canvas.setFont(run.font, size)
+            if not line_span:                          # a left-to-right line: a span per run, as always
+                canvas.addLiteral(actualtext.begin(run.text))
             canvas.drawString(left + run.x_mm / PT_TO_MM, baseline, shaping.shaped_str(glyphs))
-        canvas.addLiteral(actualtext.END)
+            if not line_span:
+                canvas.addLiteral(actualtext.END)
+        if line_span:
+            canvas.addLiteral(actualtext.END)
     return width
 
 
