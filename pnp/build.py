@@ -25,7 +25,7 @@ from pnp.render.templates import TEMPLATE_NO_BACK, TemplateProblem
 from pnp.sheets.pdfcommon import Staging, remove_leftovers, staged
 from pnp.sheets.pdfwriter import Face, SheetCard, write_cards_pdf
 from pnp.sheets.sprues import NoLayoutError, find_sprue
-from pnp.text import fonts
+from pnp.text import digits, fonts
 from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, TEXT_SMALL, FitIssue
 from pnp.tuckbox import HOME_CARD_THICKNESS_MM, TuckBoxPlan, plan_tuckboxes, write_tuckboxes
 from pnp.yamlsource import dotted
@@ -70,6 +70,7 @@ class BuildOptions:
     mat: bool = False                  # also the full-size play mats (components of type *-mat)
     force: bool = False                # print even when the rules checker finds errors
     strict: bool = False               # a missing translation is an error, not the English text
+    digits: str | None = None          # latin | arabic-indic for the rtl languages; None: pack.yaml's (pnp.text.digits)
 
 
 @dataclass
@@ -99,16 +100,17 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
     check_layouts(packs, options)                                      # every deck fits the paper
     prepared, plans, boxes, problems = [], [], [], []
     for pack, lang in jobs:                                            # lay out + render
-        faces, found = render_faces(pack, lang)
-        prepared.append(faces)
-        problems.extend(found)
-        plan, found = render_components(pack, lang, options)          # boards, parts, aids
-        plans.append(plan)
-        problems.extend(found)
-        box = plan_tuckboxes(pack, lang, options.paper, card_thickness_mm=HOME_CARD_THICKNESS_MM,
-                             margin_mm=options.printer_margin_mm, faces=faces)   # a tuck box per deck
-        boxes.append(box)
-        problems.extend(box.problems)
+        with digits.using(digits.for_language(pack.digits, lang, options.digits)):   # how numbers print
+            faces, found = render_faces(pack, lang)
+            prepared.append(faces)
+            problems.extend(found)
+            plan, found = render_components(pack, lang, options)      # boards, parts, aids
+            plans.append(plan)
+            problems.extend(found)
+            box = plan_tuckboxes(pack, lang, options.paper, card_thickness_mm=HOME_CARD_THICKNESS_MM,
+                                 margin_mm=options.printer_margin_mm, faces=faces)   # a tuck box per deck
+            boxes.append(box)
+            problems.extend(box.problems)
     # Text printed under MIN_PRINTED_PT still prints (a designer may want it): a warning, not a refusal.
     small = [p for p in problems if p.code == TEXT_SMALL]
     problems = [p for p in problems if p.code != TEXT_SMALL]

@@ -91,6 +91,7 @@ class Pack:
     # synthesized key -> a text written in the data (a literal or a mapping per language; see Text)
     literal_texts: dict[str, schema.LiteralText] = field(default_factory=dict)
     text_floor_pt: float = schema.TEXT_FLOOR_PT_DEFAULT   # pack.yaml text_floor_pt: `pnp i18n fit`'s floor
+    digits: dict[str, str] = field(default_factory=dict)   # lang -> digit system (schema.DIGITS)
 
     @property
     def source_language(self) -> str:
@@ -207,6 +208,7 @@ PACK = schema.Schema("pack.yaml", "The entry of a game pack.", {
                           "italic, or a name templates use), each a file in the pack.", {}),
     "icons": schema.Field("path?", "A folder of SVG icons in the pack, one file per icon (`skull.svg`); "
                           "card text draws one with `:skull:`.", None),
+    "digits": schema.DIGITS,
     "seconds_per_turn": schema.Field("number?", "How long one player's turn takes at the table, in "
                                      "seconds (an estimate); `pnp playtest` turns simulated game "
                                      "lengths into minutes with it. None: no estimate.", None,
@@ -304,11 +306,23 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
                 collections={name: value for name, (_, value) in collections.items()}, kinds=kinds, decks=decks,
                 texts=texts, template_dirs=template_dirs, sources=sources, text_locations=text_locations,
                 engine=data.get("engine"), components=components, fonts=fonts, icons=icons,
-                literal_texts=literals, text_floor_pt=float(data.get("text_floor_pt") or schema.TEXT_FLOOR_PT_DEFAULT))
+                literal_texts=literals, text_floor_pt=float(data.get("text_floor_pt") or schema.TEXT_FLOOR_PT_DEFAULT),
+                digits=_digits(main, data, languages, problems))
     _check_text_keys(pack, [use for c in checkers for use in c.texts], problems, strict, skip=unusable)
     if pack.fonts:                         # a declared font that cannot be used is refused at load
         problems.items.extend(packfonts.font_problems(pack))
     return pack
+
+
+def _digits(main: Source, data: dict, languages: list[str], problems: Problems) -> dict[str, str]:
+    """pack.yaml's `digits` (the schema checked the values); a language the pack does not declare
+    is a problem."""
+    declared = data.get("digits") or {}
+    for lang in declared:
+        if lang not in languages:
+            problems.add("schema.value", main.file, main.line(("digits", lang)), f"digits.{lang}",
+                         f"{lang!r} is not a declared language (the pack declares: {', '.join(languages)})")
+    return {lang: system for lang, system in declared.items() if lang in languages}
 
 
 def _read_assets(root: Path, main: Source, data: dict, problems: Problems

@@ -631,3 +631,11 @@ TEXT_FLOOR_PT = Field(
     TEXT_FLOOR_PT_DEFAULT,
     bounds=(1, 72),
 )
+
+
+# ---- printed digits (pack.yaml `digits`; read by pnp.text.digits)
+DIGITS = Field("map:enum:latin|arabic-indic", "The digits numbers print with, per language: `latin` "
+               "(0-9) or `arabic-indic` (٠-٩), e.g. {ar: arabic-indic}; a language not named prints "
+               "Latin digits. Only how numbers print changes (card values, counts, numbers in texts), never the "
+               "data; in a right-to-left language signs and number badges read right to left (docs/text.md). "
+               "`pnp build --digits` overrides it for the right-to-left languages of a build.", {})

@@ -23,7 +23,7 @@ from pnp.components.svgkit import to_face
 from pnp.i18n import sheet
 from pnp.i18n.plurals import category, required_categories
 from pnp.pack import load_pack
-from pnp.render.svgcanvas import _op_glyphs
+from pnp.render.svgcanvas import _op_glyphs, _op_line_glyphs
 from pnp.sheets import Face, SheetCard, write_calibration_pdf, write_cards_pdf
 from pnp.sheets.info import draw_text
 from pnp.text import fonts, shaping
@@ -271,7 +271,7 @@ def arabic_aid():
 def test_arabic_components_text_is_shaped(arabic_aid):
     sketch, samples = arabic_aid
     face = to_face(sketch.svg())
-    runs = [args for op, args in face.ops if op is _op_glyphs and args[0].startswith("PnpArabic")]
+    runs = [args for op, args in face.ops if op in (_op_glyphs, _op_line_glyphs) and args[0].startswith("PnpArabic")]
     assert runs
     gids = [gid for font, _, _, glyphs, _ in runs for gid in drawn_gids(font, str(glyphs))]
     assert len(set(gids) - isolated_gids("".join(samples))) >= 5

@@ -33,7 +33,7 @@ import svgwrite
 from pnp.components import style as st
 from pnp.limits import MAX_MARKUP_DEPTH
 from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters, printable, text_elements
-from pnp.text import fonts
+from pnp.text import digits, fonts
 from pnp.text.fitreport import MIN_PRINTED_PT, FitReport
 from pnp.text.layout import DIRECTIONS, layout, missing_characters
 from pnp.units import PT_PER_MM
@@ -234,10 +234,11 @@ def text_markup(report: FitReport, text, x: float, y: float, w: float, h: float,
     not fit or cannot be drawn goes to `report`. (An unknown font, align or direction raises
     ValueError/KeyError from the text layer.)"""
     text = printable(report, "" if text is None else str(text), (float(w), float(h)), float(min_size), font, what)
-    result = layout(text, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
+    shown = digits.printed(text)                     # the build language's digits and signs
+    result = layout(shown, font, float(w), float(h), float(size), float(min_size), float(line_height), max_lines,
                     direction)
     report.measure(text, (float(w), float(h)), float(min_size), font, result.overflow,
-                   missing_characters(text, font), what, size_pt=result.size_pt, nominal_pt=float(size),
+                   missing_characters(shown, font), what, size_pt=result.size_pt, nominal_pt=float(size),
                    lines=result.lines)
     markup = text_elements(result, float(x), float(y), float(w), float(h), font, align, valign, fill, opacity)
     return markup, result.size_pt
@@ -246,8 +247,8 @@ def text_markup(report: FitReport, text, x: float, y: float, w: float, h: float,
 def text_height(text: str, font: str, w: float, size: float, line_height: float = 1.2,
                 direction: str = "auto") -> float:
     """Height (mm) of `text` wrapped to width `w` at `size` pt, without shrinking."""
-    return layout(str(text), font, float(w), 1e6, float(size), float(size), float(line_height), None,
-                  direction).height_mm
+    return layout(digits.printed(str(text)), font, float(w), 1e6, float(size), float(size), float(line_height),
+                  None, direction).height_mm
 
 
 def _f(v: float) -> str:

@@ -18,6 +18,7 @@ from pnp.errors import DataError, Problem
 from pnp.export.presets import Preset
 from pnp.pack import Card, Deck, Pack
 from pnp.render.faces import RenderedFace
+from pnp.text import digits
 from pnp.units import mm, pt_to_mm
 
 
@@ -73,7 +74,8 @@ def render_decks(pack: Pack, lang: str, preset: Preset) -> list[ExportDeck]:
     rendered: dict[str, tuple[RenderedFace, RenderedFace]] = {}
     problems: list[Problem] = []
     for bleed, deck_ids in by_bleed.items():          # one pass per distinct bleed (one, usually)
-        prepared, found = render_faces(pack, lang, bleed_mm=bleed)
+        with digits.using(digits.for_language(pack.digits, lang)):    # the pack's digits, as pnp build
+            prepared, found = render_faces(pack, lang, bleed_mm=bleed)
         problems.extend(found)
         rendered.update({card.id: (front, back) for card, front, back in prepared.cards if card.deck in deck_ids})
     if problems:

@@ -99,14 +99,27 @@ def _op_text(canvas, font: str, size: float, anchor: str, text: str) -> None:
 
 def _op_glyphs(canvas, font: str, size: float, x: float, glyphs: str, actual_text: str) -> None:
     # A shaped run (a ReportLab ShapedStr: glyphs with HarfBuzz positions) drawn from x along the
-    # baseline at (0, 0), marked with /ActualText so copy and search see the characters rather than
-    # contextual forms and private-use codes. The ActualText of an rtl run is its characters in
-    # drawing order (reversed): PDF readers (poppler, pdfium) take it, like the glyphs it stands
-    # for, as visual order and apply their own bidi reordering, which gives back logical order.
+    # baseline at (0, 0). `actual_text` (a PDF string, or "" inside a line's span, which already
+    # stands for the run) marks it with /ActualText so copy and search see the characters rather
+    # than contextual forms and private-use codes (pnp.text.actualtext: in the order readers need).
     canvas.setFont(font, size)
-    canvas.addLiteral("/Span <</ActualText %s>> BDC" % actual_text)
+    if actual_text:
+        canvas.addLiteral("/Span <</ActualText %s>> BDC" % actual_text)
     canvas.drawString(x, 0, glyphs)
-    canvas.addLiteral("EMC")
+    if actual_text:
+        canvas.addLiteral("EMC")
+
+
+def _op_line_glyphs(canvas, font: str, size: float, x: float, glyphs: str, y: float) -> None:
+    # A shaped run of a line inside the line's /ActualText span (see _Compiler.group): _op_glyphs'
+    # arguments, then y. Drawn at (x, y) of the face's y-down user space and made upright by the
+    # text matrix, not by a `cm` in a q..Q of its own, so that every glyph of the span is placed
+    # under the CTM in force at the span's EMC (poppler places the span's text with that CTM).
+    canvas.setFont(font, size)
+    text = canvas.beginText()
+    text.setTextTransform(1, 0, 0, -1, x, y)
+    text.textLine(glyphs)
+    canvas.drawText(text)
 
 
 def _op_text_at(canvas, font: str, size: float, x: float, y: float, text: str) -> None:
@@ -161,10 +174,6 @@ def _colour_function(stops: tuple) -> Any:
     pieces = [pdfdoc.PDFExponentialFunction(C0=list(a[1]), C1=list(b[1]), N=1) for a, b in zip(stops, stops[1:])]
     bounds = [offset for offset, _ in stops[1:-1]]
     return pdfdoc.PDFStitchingFunction(pieces, bounds, [0, 1] * len(pieces), Domain="[0 1]")
-
-
-def _pdf_text_string(text: str) -> str:
-    return "<FEFF%s>" % text.encode("utf-16-be").hex().upper()
 
 
 @dataclass(frozen=True)
@@ -990,7 +999,7 @@ _INITIAL = {
 
 _GEOMETRY = {
     "svg": {"width", "height", "viewBox", "preserveAspectRatio", "version", "x", "y"},
-    "g": set(),
+    "g": {"aria-label"},          # aria-label: the group's text (a shaped line's; see _Compiler.group)
     "rect": {"x", "y", "width", "height", "rx", "ry"},
     "circle": {"cx", "cy", "r"},
     "ellipse": {"cx", "cy", "rx", "ry"},
@@ -1167,6 +1176,7 @@ class _Compiler:
         self.use_stack: list[str] = []            # the ids <use> is drawing, outermost first
         self.used = 0                             # elements drawn through <use>
         self.clips: dict[tuple[int, str], tuple[str, bool]] = {}
+        self.in_label = False                     # inside a <g aria-label>: its /ActualText span
 
     # ---- output
     def flush(self) -> None:
@@ -1274,8 +1284,7 @@ class _Compiler:
                 self.restore()                      # an empty clip path: nothing of it shows
                 return
         if tag == "g":
-            for child in el:
-                self.element(child, style, depth + 1)
+            self.group(el, style, depth)
         elif tag == "text":
             self.text(el, style, opacity)
         elif tag == "use":
@@ -1286,6 +1295,32 @@ class _Compiler:
             self.paint(el, geom, style, opacity, self.area and tag != "line")
         if wrapped:
             self.restore()
+
+    def group(self, el: ET.Element, style: dict[str, Any], depth: int) -> None:
+        """A <g>'s children; a <g aria-label="..."> (pnp.render.textbox wraps each shaped line in
+        one) is drawn inside one marked-content span whose /ActualText is the label, in the order
+        pnp.text.actualtext gives it, so copying the line gives its characters in logical order.
+        Spans do not nest: inside one, inner labels and runs add none. Its shaped runs are drawn
+        under the group's own CTM (_op_line_glyphs): poppler places the span's text with the CTM in
+        force at EMC, so a run's `cm` inside the span would move its text elsewhere, off the page on
+        a card turned on the sheet."""
+        label = el.attrib.get("aria-label")
+        if label is None or self.in_label:
+            for child in el:
+                self.element(child, style, depth + 1)
+            return
+        from pnp.text import actualtext
+
+        self.save()                 # the runs' colours stay inside; the CTM stays the span's
+        self.code.append(actualtext.begin(label))
+        self.in_label = True
+        try:
+            for child in el:
+                self.element(child, style, depth + 1)
+        finally:
+            self.in_label = False
+        self.code.append(actualtext.END)
+        self.restore()
 
     def transform_of(self, el: ET.Element) -> Matrix | None:
         text = el.attrib.get("transform")
@@ -1793,6 +1828,12 @@ class _Compiler:
             return
         run = self.shaped_run(el, content, font, style)
         x, y = self.number(el, "x"), self.number(el, "y")
+        if run is not None and self.in_label:
+            self.state("rg", _rgb(fill, "rg"))
+            self.alpha("ca", _op_fill_alpha, round(alpha, 6))
+            run_font, size, x0, glyphs, _ = run
+            self.api(_op_line_glyphs, run_font, size, x + x0, glyphs, y)
+            return
         self.save()
         self.concat((1.0, 0.0, 0.0, -1.0, x, y))
         self.state("rg", _rgb(fill, "rg"))
@@ -1935,7 +1976,11 @@ class _Compiler:
             x0 = -width
         else:
             x0 = 0.0
-        return (font, size, x0, shaped_str(shaped), _pdf_text_string(content[::-1] if rtl else content))
+        if self.in_label:                      # the line's span stands for this run
+            return (font, size, x0, shaped_str(shaped), "")
+        from pnp.text import actualtext
+
+        return (font, size, x0, shaped_str(shaped), actualtext.pdf_string(actualtext.extraction_order(content, rtl)))
 
 
 def _root_length(el: ET.Element, name: str) -> float:

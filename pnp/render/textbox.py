@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from pnp.text import fonts, markup, packfonts
+from pnp.text import actualtext, digits, fonts, markup, packfonts
 from pnp.text.fitreport import TEXT_ICON, FitIssue, FitReport
 from pnp.text.icons import Icon, IconError
 from pnp.text.layout import DIRECTIONS, TextLayout, layout, missing_characters, rich_layout
@@ -75,6 +75,7 @@ def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, fo
         width = result.widths_mm[index]
         side = _SIDE[shaped.rtl][align]
         left = {"left": x, "middle": x + (w - width) / 2, "right": x + w - width}[side]
+        start = len(parts)
         for run in shaped.runs:
             if run.icon and icons:
                 top = baseline - cap_mm / 2 - size_mm / 2       # one em tall, centred on the capitals
@@ -87,6 +88,7 @@ def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, fo
                 f'<text x="{run_x:.3f}" y="{baseline:.3f}" font-family="{run.font}" font-size="{size_mm:.3f}" '
                 f'text-anchor="start" direction="{"rtl" if run.rtl else "ltr"}" unicode-bidi="bidi-override" '
                 f'xml:space="preserve" {paint}>{escape(run.text)}</text>')
+        actualtext.group_line(parts, start, line)      # one /ActualText span: the line reads back logically
     return "".join(parts)
 
 
@@ -134,6 +136,7 @@ def make_textbox(report: FitReport, assets: TextAssets | None = None):
         box = (float(w), float(h))
         text = printable(report, text, box, float(min_size), font)
         rich, problems = markup.parse(text, pack.has_icon)
+        rich = digits.printed_rich(rich)               # the build language's digits and signs
         for problem in problems:
             report.issues.append(FitIssue(problem.code, text, box, float(min_size), font, reason=problem.reason))
         if rich.plain:

@@ -85,20 +85,16 @@ def text_metrics(text: str, font: str, size: float, direction: str = "auto") -> 
     return result.ascent_mm / PT_TO_MM, result.descent_mm / PT_TO_MM
 
 
-def _actual_text(text: str) -> str:
-    return "<FEFF%s>" % text.encode("utf-16-be").hex().upper()
-
-
 def draw_text(canvas: Canvas, x: float, baseline: float, text: str, font: str, size: float,
               direction: str = "auto", anchor: str = "start") -> float:
     """Draw one line of sheet text with its left edge at x ("start"), its right edge at x ("end")
     or centred on x ("middle"); returns its width in points. Shaped lines (Arabic, right-to-left)
-    are drawn run by run as HarfBuzz glyphs, each marked with /ActualText so that copying and
-    searching see the characters (see pnp.render.svgcanvas._op_glyphs)."""
+    are drawn run by run as HarfBuzz glyphs inside one span marked with /ActualText, so that copying
+    and searching see the line's characters in logical order (see pnp.text.actualtext)."""
     width = text_width(text, font, size, direction)
     left = {"start": x, "end": x - width, "middle": x - width / 2}[anchor]
     style = text_style(text, font)
-    from pnp.text import fonts, shaping
+    from pnp.text import actualtext, fonts, shaping
     from pnp.text.layout import PT_TO_MM
 
     result = _layout(text, style, size, direction)
@@ -108,14 +104,21 @@ def draw_text(canvas: Canvas, x: float, baseline: float, text: str, font: str, s
             canvas.setFont(fonts.STYLES[style].name, size)
             canvas.drawString(left, baseline, line)
             continue
+        line_span = actualtext.right_to_left(line)    # one span: the line reads back in logical order
+        if line_span:
+            canvas.addLiteral(actualtext.begin(line))
         for run in shaped.runs:
             if run.blank:
                 continue
             glyphs = shaping.shape(run.text, run.font, run.rtl)
             canvas.setFont(run.font, size)
-            canvas.addLiteral("/Span <</ActualText %s>> BDC" % _actual_text(run.text[::-1] if run.rtl else run.text))
+            if not line_span:                          # a left-to-right line: a span per run, as always
+                canvas.addLiteral(actualtext.begin(run.text))
             canvas.drawString(left + run.x_mm / PT_TO_MM, baseline, shaping.shaped_str(glyphs))
-            canvas.addLiteral("EMC")
+            if not line_span:
+                canvas.addLiteral(actualtext.END)
+        if line_span:
+            canvas.addLiteral(actualtext.END)
     return width
 
 
