@@ -15,6 +15,7 @@ from pathlib import Path
 from pnp.components import ComponentPlan, has_components, plan_components, write_components
 from pnp.composition import ERROR, check_composition
 from pnp.errors import DataError, OutputError, PnpError, Problem, Problems, display_path
+from pnp.facecache import FaceCache
 from pnp.i18n import sheet as sheet_text
 from pnp.limits import MAX_FACES_PER_BUILD
 from pnp.pack import Card, Deck, Pack, load_pack
@@ -33,6 +34,7 @@ from pnp.yamlsource import dotted
 FACES = ("front", "back")
 TEXT_MISSING = "text.missing"           # a text key the build language lacks (also the loader's code)
 PRINT_NO_LAYOUT = "print.no-layout"     # a deck's card size fits no sheet layout on this paper
+CACHE_UNWRITABLE = "cache.unwritable"   # the face cache folder cannot be written: a warning, the build goes on
 
 
 class UnknownLanguageError(PnpError):
@@ -70,6 +72,7 @@ class BuildOptions:
     mat: bool = False                  # also the full-size play mats (components of type *-mat)
     force: bool = False                # print even when the rules checker finds errors
     strict: bool = False               # a missing translation is an error, not the English text
+    cache: bool = True                 # read and fill the face cache (pnp.facecache); --no-cache: draw all
 
 
 @dataclass
@@ -87,6 +90,8 @@ class BuildResult:
     faces: int = 0
     warnings: list[Problem] = field(default_factory=list)
     cleaned: int = 0                   # leftover temp files and staging folders of interrupted builds
+    drawn: list[str] = field(default_factory=list)   # "card:side" of each face drawn (not from the cache)
+    cached: int = 0                    # faces read back from the face cache
 
 
 def build(games: list[str], options: BuildOptions) -> BuildResult:
@@ -98,8 +103,9 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
     check_face_count(jobs)                                             # bounded time and memory
     check_layouts(packs, options)                                      # every deck fits the paper
     prepared, plans, boxes, problems = [], [], [], []
+    cache = FaceCache() if options.cache else None
     for pack, lang in jobs:                                            # lay out + render
-        faces, found = render_faces(pack, lang)
+        faces, found = render_faces(pack, lang, cache=cache, keep_svg=False)
         prepared.append(faces)
         problems.extend(found)
         plan, found = render_components(pack, lang, options)          # boards, parts, aids
@@ -120,6 +126,16 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
         written = write_documents(prepared, plans, boxes, options, staging)
     result.files = [staging.final(path) for path in written]
     result.faces = sum(2 * len(faces.cards) for faces in prepared)
+    if cache is not None:
+        result.drawn, result.cached = cache.drawn, cache.hits
+        if cache.unwritable:
+            result.warnings.append(Problem(str(cache.folder), 0, "faces",
+                                           f"the face cache could not be written ({cache.unwritable}): every "
+                                           "build draws every face; set PNP_CACHE_DIR to a folder pnp may write to",
+                                           code=CACHE_UNWRITABLE))
+        cache.trim()
+    else:
+        result.drawn = [f"{card.id}:{side}" for faces in prepared for card, *_ in faces.cards for side in FACES]
     return result
 
 
@@ -242,15 +258,17 @@ def faces_of(pack: Pack, deck: Deck, card: Card) -> tuple[str, str]:
     return kind.front, back
 
 
-def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM
-                 ) -> tuple[PreparedFaces, list[Problem]]:
+def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM,
+                 cache: FaceCache | None = None, keep_svg: bool = True) -> tuple[PreparedFaces, list[Problem]]:
     """Lay out and render every face; `drawings=False` only checks (no SVG conversion).
 
     Every problem names the card (file, line, key "card <id>"), the language and the face, and
     carries its code: text.fit / text.glyph (detail: the FitIssue's fields and `text_key`, the key
     that produced the text when exactly one did), text.missing, or a template.* code: one problem
-    per broken template, at its file and line (pnp.render.failures)."""
-    maker = FaceMaker(pack, lang, drawings=drawings, bleed_mm=bleed_mm)
+    per broken template, at its file and line (pnp.render.failures). With a `cache`, faces whose
+    inputs are unchanged are read back from it (pnp.facecache), the others drawn and stored;
+    `keep_svg=False` leaves the faces' SVG text out (RenderedFace.svg == ""), as the build does."""
+    maker = FaceMaker(pack, lang, drawings=drawings, bleed_mm=bleed_mm, cache=cache, keep_svg=keep_svg)
     problems = Problems()
     cards = []
     for deck in pack.decks:

@@ -84,7 +84,9 @@ def main() -> None:
 @click.option("--mat", is_flag=True, help="Also write the full-size play mats a game declares, tiled across pages.")
 @click.option("--force", is_flag=True, help="Print even if `pnp check` finds errors in the deck's composition.")
 @click.option("--strict", is_flag=True, help="Fail on a missing translation instead of printing the English text.")
-def build(games, lang, paper, layout, flip, back_offset, printer_margin, out, png, mat, force, strict):
+@click.option("--no-cache", "no_cache", is_flag=True,
+              help="Draw every face afresh: neither read nor fill the face cache (PNP_CACHE_DIR/faces).")
+def build(games, lang, paper, layout, flip, back_offset, printer_margin, out, png, mat, force, strict, no_cache):
     """Build printable PDFs for GAMES (pack names or pack folders; default: every shipped game)."""
     from pnp import build as build_module
     from pnp.pack import available_packs
@@ -94,7 +96,7 @@ def build(games, lang, paper, layout, flip, back_offset, printer_margin, out, pn
         raise PnpError("no games to build: data/ holds no packs")
     options = build_module.BuildOptions(lang=lang, paper=paper, layout=layout, flip=flip,
                                         back_offset_mm=back_offset, printer_margin_mm=printer_margin, out=out,
-                                        png=png, mat=mat, force=force, strict=strict)
+                                        png=png, mat=mat, force=force, strict=strict, cache=not no_cache)
     result = build_module.build(games, options)
     if result.cleaned:
         click.echo(f"removed {result.cleaned} leftover temp file{'s' * (result.cleaned != 1)} "

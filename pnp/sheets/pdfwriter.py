@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy as _copy
 from dataclasses import dataclass, field
 
+from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfdoc
@@ -93,14 +94,42 @@ class _Forms:
             d = face.drawing
             if hasattr(d, "define_form"):  # e.g. pnp.render.svgcanvas.CompiledFace defines its own form
                 d.define_form(self.canvas, name)
-                return name
-            # Defined before the page draws anything; beginForm/endForm keep the page state intact.
-            self.canvas.beginForm(name, 0, 0, d.width, d.height)
-            renderPDF.draw(_with_initial_font(d, self.canvas._fontname), self.canvas, 0, 0)
-            shading = dict(self.canvas._shadingUsed)  # endForm forgets it
-            self.canvas.endForm()
-            _complete_form_resources(self.canvas, name, shading)
+            else:
+                # Defined before the page draws anything; beginForm/endForm keep the page state intact.
+                self.canvas.beginForm(name, 0, 0, d.width, d.height)
+                renderPDF.draw(_with_initial_font(d, self.canvas._fontname), self.canvas, 0, 0)
+                shading = dict(self.canvas._shadingUsed)  # endForm forgets it
+                self.canvas.endForm()
+                _complete_form_resources(self.canvas, name, shading)
+            compress_form_now(self.canvas, name)
         return name
+
+
+class _Applied:
+    """A stream filter already applied (see compress_form_now): names itself, changes nothing."""
+
+    def __init__(self, pdfname: str):
+        self.pdfname = pdfname
+
+    def encode(self, text):
+        return text
+
+
+def compress_form_now(canvas: Canvas, name: str) -> None:
+    """Compress the form `name` as soon as it is drawn, not when the document is saved: ReportLab
+    keeps every form's operators as text until then, some kilobytes a face, which for thousands of
+    faces was most of a build's memory. The bytes written are the ones ReportLab would write (its
+    own filters, in its order; tests/test_facecache.py compares builds), only made earlier."""
+    form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
+    if form.Contents is not None or not form.stream or not form.compression:
+        return
+    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+    content = form.stream
+    for f in reversed(filters):
+        content = f.encode(content)
+    stream = pdfdoc.PDFStream(content=content, filters=[_Applied(f.pdfname) for f in filters])
+    stream.__Comment__ = "xobject form stream"
+    form.Contents, form.stream, form.compression = stream, None, 0
 
 
 def _with_initial_font(drawing: Drawing, font: str) -> Drawing:
