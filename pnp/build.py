@@ -9,6 +9,7 @@ game) goes to a staging folder and replaces the previous output only once all ar
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from pnp.limits import MAX_FACES_PER_BUILD
 from pnp.pack import Card, Deck, Pack, load_pack
 from pnp.preview import write_previews
 from pnp.print_constants import BLEED_MM, FLIPS, LAYOUTS, PRINTER_MARGIN_MM  # noqa: F401  (re-exported: the CLI and tests read them here)
+from pnp.progress import BuildProgress
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TEMPLATE_NO_BACK, TemplateProblem
 from pnp.sheets.pdfcommon import Staging, remove_leftovers, staged
@@ -94,7 +96,16 @@ class BuildResult:
     cached: int = 0                    # faces read back from the face cache
 
 
-def build(games: list[str], options: BuildOptions) -> BuildResult:
+def build(games: list[str], options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:
+    """Build `games` as `options` say; `progress` (pnp.progress) counts faces drawn and pages written."""
+    try:
+        return _build(games, options, progress)
+    finally:
+        if progress is not None:
+            progress.finish()
+
+
+def _build(games: list[str], options: BuildOptions, progress: BuildProgress | None) -> BuildResult:
     check_out_folder(options.out)
     packs = [load_pack(game, strict=options.strict) for game in games]   # load + validate + expand
     if not options.force:
@@ -104,8 +115,11 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
     check_layouts(packs, options)                                      # every deck fits the paper
     prepared, plans, boxes, problems = [], [], [], []
     cache = FaceCache() if options.cache else None
+    if progress is not None:
+        progress.stage("faces drawn", sum(2 * len(pack.cards()) for pack, _lang in jobs))
     for pack, lang in jobs:                                            # lay out + render
-        faces, found = render_faces(pack, lang, cache=cache, keep_svg=False)
+        faces, found = render_faces(pack, lang, cache=cache, keep_svg=False,
+                                    on_card=progress.advance if progress is not None else None)
         prepared.append(faces)
         problems.extend(found)
         plan, found = render_components(pack, lang, options)          # boards, parts, aids
@@ -123,7 +137,7 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
     result = BuildResult(warnings=[*(w for pack in packs for w in pack.warnings), *small])
     result.cleaned = sum(remove_leftovers(output_dir(pack, options)) for pack in packs)
     with staged() as staging:                                          # impose + write, all or nothing
-        written = write_documents(prepared, plans, boxes, options, staging)
+        written = write_documents(prepared, plans, boxes, options, staging, progress)
     result.files = [staging.final(path) for path in written]
     result.faces = sum(2 * len(faces.cards) for faces in prepared)
     if cache is not None:
@@ -140,7 +154,7 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
 
 
 def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | None], boxes: list[TuckBoxPlan],
-                    options: BuildOptions, staging: Staging) -> list[Path]:
+                    options: BuildOptions, staging: Staging, progress: BuildProgress | None = None) -> list[Path]:
     """Write every document of the build into the staging folders; returns the staged files."""
     written: list[Path] = []
     for faces, plan, box in zip(prepared, plans, boxes, strict=True):
@@ -149,7 +163,7 @@ def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | N
             written.extend(write_components(plan, folder, png=options.png))
         if not faces.cards:                                            # a game without cards (yet)
             continue
-        written.append(write_pdf(faces, options, folder))
+        written.append(write_pdf(faces, options, folder, on_page=progress.pages if progress is not None else None))
         if box.pages:
             target = folder / f"{faces.pack.id}-tuckboxes-{faces.lang}-{options.paper}.pdf"
             write_tuckboxes(box, target)
@@ -259,7 +273,8 @@ def faces_of(pack: Pack, deck: Deck, card: Card) -> tuple[str, str]:
 
 
 def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM,
-                 cache: FaceCache | None = None, keep_svg: bool = True) -> tuple[PreparedFaces, list[Problem]]:
+                 cache: FaceCache | None = None, keep_svg: bool = True,
+                 on_card: Callable[[int], None] | None = None) -> tuple[PreparedFaces, list[Problem]]:
     """Lay out and render every face; `drawings=False` only checks (no SVG conversion).
 
     Every problem names the card (file, line, key "card <id>"), the language and the face, and
@@ -286,6 +301,8 @@ def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float =
                 for side, face in zip(FACES, rendered, strict=True):
                     _face_problems(problems, face, card, side, lang)
             cards.append((card, rendered[0], rendered[1]))
+            if on_card is not None:
+                on_card(2)                                 # its two faces: drawn or read back
     return PreparedFaces(pack, lang, cards), problems.items + maker.failures.problems()
 
 
@@ -298,7 +315,8 @@ def pdf_name(pack: Pack, lang: str, options: BuildOptions) -> str:
     return f"{pack.id}-cards-{lang}-{options.paper}{layout}.pdf"
 
 
-def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None = None) -> Path:
+def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None = None,
+              on_page: Callable[[int, int], None] | None = None) -> Path:
     """The cards PDF of one pack and language, into `folder` (default: the pack's output folder)."""
     pack = faces.pack
     target = (folder or output_dir(pack, options)) / pdf_name(pack, faces.lang, options)
@@ -315,5 +333,5 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
                     back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
                     subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
                     instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"),
-                    printer_margin=options.printer_margin_mm)
+                    printer_margin=options.printer_margin_mm, on_page=on_page)
     return target

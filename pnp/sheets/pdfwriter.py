@@ -7,6 +7,7 @@ timestamps, form names numbered by first use). The file appears atomically or no
 from __future__ import annotations
 
 import copy as _copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from reportlab import rl_config
@@ -216,7 +217,8 @@ def _group_by_size(cards: list[SheetCard]) -> list[list[SheetCard]]:
 def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: str = "duplex",
                     flip: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), title: str = "",
                     subject: str = "", author: str = "", lang: str = "en", instructions: dict | None = None,
-                    font: str | None = None, printer_margin: float = pc.PRINTER_MARGIN_MM) -> SheetReport:
+                    font: str | None = None, printer_margin: float = pc.PRINTER_MARGIN_MM,
+                    on_page: Callable[[int, int], None] | None = None) -> SheetReport:
     """Impose `cards` onto sheets and write the PDF atomically.
 
     duplex: each front page is followed by its back page. Backs are mirrored for the flip
@@ -235,6 +237,7 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     `printer_margin` (mm) is the paper edge's dead zone: nothing is drawn in it, crop marks are
     CROP_MARK_LEN_MM long outside it, and every card edge keeps MIN_BLEED_MM of bleed; the grid is
     the shipped sprue, or the densest that fits (NoLayoutError, a ValueError, when none does).
+    `on_page(done, total)` is called after each page is drawn (a progress bar).
     """
     if not 0 <= printer_margin <= pc.MAX_PRINTER_MARGIN_MM:
         raise ValueError(f"printer margin {printer_margin:g} mm: use 0 to {pc.MAX_PRINTER_MARGIN_MM:g} mm")
@@ -284,6 +287,8 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                 report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w, geo.page_h,
                                                *page))
                 canvas.showPage()
+                if on_page is not None:
+                    on_page(len(report.pages), len(plan) * (1 if layout == "gutterfold" else 2))
             report.front_sheets += 1
             report.back_sheets += layout == "duplex"
         canvas.save()
