@@ -208,3 +208,21 @@ def test_a_face_survives_the_round_trip(tmp_path):
     assert runs and all(a.__shapeData__ == b.__shapeData__ for a, b in runs)   # str == ignores the positions
     assert {op[0] for op in data["ops"]} >= {"literal", "save", "restore", "fill_alpha", "stroke_alpha", "text",
                                              "text_at", "shade", "glyphs"}
+
+
+def test_a_missing_art_file_fails_the_cached_build_as_it_fails_a_fresh_one(tmp_path, cache_dir):
+    """Faces with the same SVG are compiled once: each one's entry must still name the art it draws."""
+    from conftest import TESTS
+
+    from pnp.errors import DataError
+
+    pack = tmp_path / "artful"
+    shutil.copytree(TESTS / "packs" / "artful", pack)
+    pipeline.build([str(pack)], pipeline.BuildOptions(lang="en", out=tmp_path / "1"))
+    (pack / "art" / "frame.svg").unlink()
+    with pytest.raises(DataError) as cached:
+        pipeline.build([str(pack)], pipeline.BuildOptions(lang="en", out=tmp_path / "2"))
+    with pytest.raises(DataError) as fresh:
+        pipeline.build([str(pack)], pipeline.BuildOptions(lang="en", out=tmp_path / "3", cache=False))
+    assert str(cached.value) == str(fresh.value)
+    assert "and 4 more cards" in str(fresh.value)

@@ -159,6 +159,7 @@ class FaceMaker:
             self._art = _RecordingArt(self.art)
             self._sources = TemplateSources(self.renderer.env, {})
             self._last_card: tuple[Card | None, str] = (None, "")
+            self._art_of: dict[str, dict[str, str]] = {}   # SVG key -> art files it draws (href -> sha256)
             self._static = facecache.digest(facecache.code_digest(), facecache.fonts_digest(),
                                             facecache.pack_assets_digest(pack), lang, bleed_mm, SAFE_MM,
                                             {name: (kind.front, kind.back, kind.fields) for name, kind in
@@ -200,6 +201,8 @@ class FaceMaker:
             except UnsupportedSvg as error:      # at the template line that writes the element
                 raise self.renderer.svg_problem(template, error) from None
             self._drawings[key] = drawing
+            if self.cache is not None:      # what this SVG draws, for every face that has the same SVG
+                self._art_of[key] = dict(self._art.seen)
         rendered = RenderedFace(key, svg if self.keep_svg else "", drawing, tuple(report.issues),
                                 tuple(dict.fromkeys([*missing, *report.missing_keys])), keys.unique())
         if self.cache is not None:
@@ -252,6 +255,7 @@ class FaceMaker:
             self._drawings[entry.svg_key] = drawing
         else:
             issues = tuple(FitIssue.from_facts(code, facts.get) for code, facts in entry.issues)
+        self._art_of.setdefault(entry.svg_key, dict(entry.art))
         self.cache.hits += 1
         return RenderedFace(entry.svg_key, "", drawing, issues, entry.missing_keys, entry.text_keys)
 
@@ -261,7 +265,7 @@ class FaceMaker:
         if data is None:
             return
         seen = self._recording.seen  # type: ignore[attr-defined]
-        art = dict(self._art.seen)
+        art = self._art_of.get(face.key, {})
         drawing_id = facecache.digest(self._static, face.key, art)
         entry = {"svg": face.key, "issues": [[i.code, i.facts()] for i in face.issues],
                  "missing": list(face.missing_keys), "text_keys": dict(face.text_keys),
