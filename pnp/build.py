@@ -129,6 +129,8 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
                              margin_mm=options.printer_margin_mm, faces=faces)   # a tuck box per deck
         boxes.append(box)
         problems.extend(box.problems)
+    if cache is not None:
+        cache.save()                                                   # the faces drawn, even if the build stops
     # Text printed under MIN_PRINTED_PT still prints (a designer may want it): a warning, not a refusal.
     small = [p for p in problems if p.code == TEXT_SMALL]
     problems = [p for p in problems if p.code != TEXT_SMALL]
@@ -333,5 +335,5 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
                     back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
                     subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
                     instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"),
-                    printer_margin=options.printer_margin_mm, on_page=on_page)
+                    printer_margin=options.printer_margin_mm, on_page=on_page, page_reports=False)
     return target

@@ -3,7 +3,8 @@
     cache = FaceCache()                       # <user cache dir>/faces (PNP_CACHE_DIR respected)
     maker = FaceMaker(pack, lang, cache=cache)
     ...                                       # maker.face(...) reads and fills the cache
-    cache.trim()                              # least recently used entries out, under the limit
+    cache.save()                              # the faces' index
+    cache.trim()                              # least recently used files out, under the limit
 
 A face is found by a content address, the sha256 of everything its drawing can depend on
 (`FaceKeys`): the cache format, pnp's version and the source of its drawing code, the fonts'
@@ -14,12 +15,16 @@ template has run: the texts it looked up with `t()` and the art files it drew. T
 them with their values (texts) and content hashes (art), and a lookup whose recorded texts or art
 read differently now is a miss.
 
-Two kinds of file, both plain JSON with a format number (never pickle: the cache is a folder
-anyone may write to, so reading it must not run code):
+One file per pack and language, plain JSON with a format number (never pickle: the cache is a
+folder anyone may write to, so reading it must not run code):
 
-    faces/<k[:2]>/<k>.json        a face: its drawing's id, the SVG's key, its text findings
-    faces/<d[:2]>/<d>.draw.json   a drawing: width, height, the drawing operations of
-                                  pnp.render.svgcanvas (PDF operators, text, images by href)
+    faces/<i[:2]>/<i>.json   `faces`: face key -> its drawing's id, the SVG's key, its text
+                             findings, the texts and art it read; `drawings`: drawing id -> width,
+                             height and the drawing operations of pnp.render.svgcanvas (PDF
+                             operators, text, images by href). `i` hashes what all those faces
+                             share (fonts, code, language, bleed, the pack's collections...): one
+                             file read and one written a build, not one per face (creating files
+                             was most of the cost of a first build).
 
 A deck's shared back is one drawing however many cards point at it. Replaying the operations
 into the PDF is exactly what drawing the freshly compiled face does, so a build from the cache is
@@ -38,7 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pnp.limits import MAX_FACE_CACHE_BYTES
 
@@ -190,61 +195,93 @@ class FaceCache:
     drawn: list[str] = field(default_factory=list)     # "card:side" of every face drawn (a miss)
     broken: int = 0                                    # entries that did not read: ignored, redrawn
     unwritable: str = ""                               # why the cache could not be written (once)
-    on_face: Callable[[], None] | None = None          # called once per face looked up (progress)
+    _read_faces: dict[str, dict[str, Any]] = field(default_factory=dict)   # index -> faces as read
+    _read_drawings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _faces: dict[str, dict[str, Any]] = field(default_factory=dict)     # index -> faces used or made now
+    _drawings: dict[str, dict[str, Any]] = field(default_factory=dict)  # index -> their drawings
+    _changed: set[str] = field(default_factory=set)    # indexes with new entries, to write
 
-    def _path(self, key: str, suffix: str) -> Path:
-        return self.folder / key[:2] / f"{key}{suffix}"
+    def _path(self, index: str) -> Path:
+        return self.folder / index[:2] / f"{index}.json"
 
-    def _read(self, path: Path) -> Any:
-        """The JSON in `path`, its access time set to now (the eviction order); None when it
-        is missing or does not parse."""
+    def _load(self, index: str) -> None:
+        """Read one index (a pack in a language, see the module doc) once a build; a file that
+        does not parse, or is not an index, counts as empty."""
+        if index in self._read_faces:
+            return
+        path = self._path(index)
+        faces: Any = {}
+        drawings: Any = {}
         try:
-            data = path.read_bytes()
-        except OSError:
-            return None
-        try:
-            parsed = json.loads(data)
-        except (ValueError, RecursionError):
+            data = json.loads(path.read_bytes())
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                raise ValueError("not an index")
+            faces, drawings = data["faces"], data["drawings"]
+            if not isinstance(faces, dict) or not isinstance(drawings, dict):
+                raise ValueError("not an index")
+            os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order
+        except FileNotFoundError:
+            faces, drawings = {}, {}
+        except (OSError, ValueError, KeyError, RecursionError):
             self.broken += 1
-            return None
-        try:
-            os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))
-        except OSError:
-            pass
-        return parsed
+            faces, drawings = {}, {}
+        self._read_faces[index], self._read_drawings[index] = faces, drawings
+        self._faces[index], self._drawings[index] = {}, {}
 
-    def face(self, key: str) -> CachedFace | None:
-        data = self._read(self._path(key, ".json"))
+    def face(self, index: str, key: str) -> CachedFace | None:
+        """The entry of face `key` in `index`, None when there is none (or it does not read)."""
+        self._load(index)
+        data = self._read_faces[index].get(key)
         if data is None:
             return None
-        found = parse_face(data)
+        found = parse_face({"format": FORMAT, **data}) if isinstance(data, dict) else None
         if found is None:
             self.broken += 1
+            return None
+        self._faces[index][key] = data
         return found
 
-    def drawing(self, drawing_id: str) -> Any:
-        """A drawing entry's JSON (decoded by pnp.render.facedata), None when missing or unreadable."""
-        return self._read(self._path(drawing_id, ".draw.json"))
+    def drawing(self, index: str, drawing_id: str) -> Any:
+        """A drawing's JSON (decoded by pnp.render.facedata), None when the index has none."""
+        data = self._read_drawings[index].get(drawing_id)
+        if data is not None:
+            self._drawings[index][drawing_id] = data
+        return data
 
-    def discard(self, drawing_id: str) -> None:
-        """Remove a drawing that did not read back (the face drawn again rewrites it)."""
+    def discard(self, index: str, drawing_id: str) -> None:
+        """Forget a drawing that did not read back (the face drawn again replaces it)."""
         self.broken += 1
-        _unlink(self._path(drawing_id, ".draw.json"))
+        self._read_drawings[index].pop(drawing_id, None)
+        self._drawings[index].pop(drawing_id, None)
 
-    def store(self, key: str, entry: dict, drawing_id: str, drawing: dict | None) -> None:
-        """Write a face entry and (when given) its drawing. A cache that cannot be written does
-        not fail the build: the first reason is kept in `unwritable` for a warning."""
+    def store(self, index: str, key: str, entry: dict, drawing_id: str, drawing: dict) -> None:
+        """Keep a face drawn by this build and its drawing, for `save`."""
+        self._load(index)
+        self._faces[index][key] = {"drawing": drawing_id, **entry}
+        self._drawings[index][drawing_id] = drawing
+        self._changed.add(index)
+
+    def save(self) -> None:
+        """Write each index this build changed, holding the faces it used (an entry no face asked
+        for this time is a card since changed or removed: left out, so an index does not grow).
+        A cache that cannot be written does not fail the build: the first reason is kept in
+        `unwritable`, for a warning."""
         from pnp.outputfiles import write_bytes_atomically
 
-        if self.unwritable:
-            return
-        try:
-            if drawing is not None:     # (re)written: the one there may be the broken one that made this a miss
-                write_bytes_atomically(self._path(drawing_id, ".draw.json"), _dump({"format": FORMAT, **drawing}))
-            write_bytes_atomically(self._path(key, ".json"),
-                                   _dump({"format": FORMAT, "drawing": drawing_id, **entry}))
-        except OSError as error:
-            self.unwritable = f"{self.folder}: {error.strerror or error}"
+        for index, faces in self._faces.items():
+            if self.unwritable or not (index in self._changed or len(faces) != len(self._read_faces[index])):
+                continue
+            drawings = {**self._read_drawings[index], **self._drawings[index]}
+            data = {"format": FORMAT, "faces": dict(sorted(faces.items())),
+                    "drawings": {d: drawings[d] for d in sorted({f["drawing"] for f in faces.values()})
+                                 if d in drawings}}
+            try:
+                write_bytes_atomically(self._path(index), _dump(data))
+            except OSError as error:
+                self.unwritable = f"{self.folder}: {error.strerror or error}"
+        self._changed.clear()
+        self._read_faces = {i: dict(f) for i, f in self._faces.items()}
+        self._read_drawings = {i: dict(d) for i, d in self._drawings.items()}
 
     def trim(self) -> int:
         """Remove the entries used longest ago until the folder holds at most `limit` bytes (and

@@ -118,15 +118,16 @@ def test_a_broken_entry_is_redrawn_not_a_crash(tiny_pack, tmp_path, cache_dir, d
         elif damage == "empty":
             path.write_bytes(b"")
         else:
-            entry = json.loads(data)
-            if "ops" in entry:
-                for op in entry["ops"]:
+            entry = json.loads(data)                                  # an index: its drawings and faces
+            for drawing in entry["drawings"].values():
+                for op in drawing["ops"]:
                     if op[0] == "text_at" or op[0] == "text":
                         op[1] = "NoSuchFont-Bold" if damage == "unknown-font" else 12
                     elif op[0] == "literal" and damage == "wrong-types":
                         op[1] = {"not": "a string"}
-            elif damage == "wrong-types":
-                entry["issues"] = "many"
+            if damage == "wrong-types":
+                for face in list(entry["faces"].values())[::2]:
+                    face["issues"] = "many"
             path.write_text(json.dumps(entry), encoding="utf-8")
     rebuilt = build(tiny_pack, tmp_path / "rebuilt")
     assert rebuilt.cached < 10 and rebuilt.drawn

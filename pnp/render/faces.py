@@ -170,8 +170,6 @@ class FaceMaker:
         if self.cache is not None:
             cache_key = self._cache_key(template, deck, card, face)
             cached = self._cached(cache_key)
-            if self.cache.on_face is not None:
-                self.cache.on_face()
             if cached is not None:
                 return cached
             self._recording.seen.clear()  # type: ignore[attr-defined]
@@ -233,7 +231,7 @@ class FaceMaker:
     def _cached(self, cache_key: str) -> RenderedFace | None:
         """The face the cache holds under `cache_key`, if the texts and art it read are unchanged."""
         assert self.cache is not None
-        entry = self.cache.face(cache_key)
+        entry = self.cache.face(self._static, cache_key)
         if entry is None:
             return None
         if any(facecache.text_value(self.texts, name) != value for name, value in entry.texts.items()):
@@ -247,10 +245,10 @@ class FaceMaker:
         drawing = self._drawings.get(entry.svg_key)
         if drawing is None:
             try:
-                drawing = face_from_data(self.cache.drawing(entry.drawing_id), self.art)
+                drawing = face_from_data(self.cache.drawing(self._static, entry.drawing_id), self.art)
                 issues = tuple(FitIssue.from_facts(code, facts.get) for code, facts in entry.issues)
             except (ValueError, TypeError, KeyError, AttributeError):   # not what this code wrote: redraw
-                self.cache.discard(entry.drawing_id)
+                self.cache.discard(self._static, entry.drawing_id)
                 return None
             self._drawings[entry.svg_key] = drawing
         else:
@@ -271,7 +269,7 @@ class FaceMaker:
                  "missing": list(face.missing_keys), "text_keys": dict(face.text_keys),
                  "texts": {name: facecache.text_value(self.texts, name) for name in dict.fromkeys(seen)},
                  "art": art}
-        self.cache.store(cache_key, entry, drawing_id, data)
+        self.cache.store(self._static, cache_key, entry, drawing_id, data)
 
 
     def _art_problem(self, template: str, error: ArtError) -> TemplateProblem:
