@@ -242,10 +242,17 @@ class FaceCache:
         return found
 
     def drawing(self, index: str, drawing_id: str) -> Any:
-        """A drawing's JSON (decoded by pnp.render.facedata), None when the index has none."""
-        data = self._read_drawings[index].get(drawing_id)
-        if data is not None:
-            self._drawings[index][drawing_id] = data
+        """A drawing's data (decoded by pnp.render.facedata), None when the index has none or it
+        does not parse. The index holds each drawing as JSON text, parsed only when a face needs
+        it: a string takes a fraction of the memory of the lists it parses to."""
+        text = self._read_drawings[index].get(drawing_id)
+        if not isinstance(text, str):
+            return None
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        self._drawings[index][drawing_id] = text
         return data
 
     def discard(self, index: str, drawing_id: str) -> None:
@@ -258,7 +265,7 @@ class FaceCache:
         """Keep a face drawn by this build and its drawing, for `save`."""
         self._load(index)
         self._faces[index][key] = {"drawing": drawing_id, **entry}
-        self._drawings[index][drawing_id] = drawing
+        self._drawings[index][drawing_id] = json.dumps(drawing, ensure_ascii=False, separators=(",", ":"))
         self._changed.add(index)
 
     def save(self) -> None:
@@ -266,7 +273,7 @@ class FaceCache:
         for this time is a card since changed or removed: left out, so an index does not grow).
         A cache that cannot be written does not fail the build: the first reason is kept in
         `unwritable`, for a warning."""
-        from pnp.outputfiles import write_bytes_atomically
+        from pnp.outputfiles import atomic_path
 
         for index, faces in self._faces.items():
             if self.unwritable or not (index in self._changed or len(faces) != len(self._read_faces[index])):
@@ -276,12 +283,15 @@ class FaceCache:
                     "drawings": {d: drawings[d] for d in sorted({f["drawing"] for f in faces.values()})
                                  if d in drawings}}
             try:
-                write_bytes_atomically(self._path(index), _dump(data))
+                path = self._path(index)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
+                    json.dump(data, out, ensure_ascii=False, separators=(",", ":"))   # streamed, not one string
             except OSError as error:
                 self.unwritable = f"{self.folder}: {error.strerror or error}"
+        # what was read and drawn is in the faces now (and on disk): not kept while the PDF is written
         self._changed.clear()
-        self._read_faces = {i: dict(f) for i, f in self._faces.items()}
-        self._read_drawings = {i: dict(d) for i, d in self._drawings.items()}
+        self._read_faces, self._read_drawings, self._faces, self._drawings = {}, {}, {}, {}
 
     def trim(self) -> int:
         """Remove the entries used longest ago until the folder holds at most `limit` bytes (and
@@ -318,7 +328,3 @@ def _unlink(path: Path) -> int:
         return 1
     except OSError:
         return 0
-
-
-def _dump(data: dict) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()

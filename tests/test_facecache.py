@@ -119,12 +119,14 @@ def test_a_broken_entry_is_redrawn_not_a_crash(tiny_pack, tmp_path, cache_dir, d
             path.write_bytes(b"")
         else:
             entry = json.loads(data)                                  # an index: its drawings and faces
-            for drawing in entry["drawings"].values():
+            for drawing_id, text in entry["drawings"].items():
+                drawing = json.loads(text)
                 for op in drawing["ops"]:
                     if op[0] == "text_at" or op[0] == "text":
                         op[1] = "NoSuchFont-Bold" if damage == "unknown-font" else 12
                     elif op[0] == "literal" and damage == "wrong-types":
                         op[1] = {"not": "a string"}
+                entry["drawings"][drawing_id] = json.dumps(drawing)
             if damage == "wrong-types":
                 for face in list(entry["faces"].values())[::2]:
                     face["issues"] = "many"
