@@ -21,8 +21,8 @@ from pnp.render.facedata import face_data, face_from_data
 from pnp.render.failures import TemplateFailures
 from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
 from pnp.render.templates import Record, Renderer, TemplateProblem, TextKeys
+from pnp.render.templatesources import TemplateSources
 from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters
-from pnp.serve.keys import TemplateSources
 from pnp.text import fonts, packfonts
 from pnp.text.fitreport import FitIssue
 from pnp.units import pt_to_mm
