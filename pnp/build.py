@@ -9,17 +9,20 @@ game) goes to a staging folder and replaces the previous output only once all ar
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.components import ComponentPlan, has_components, plan_components, write_components
 from pnp.composition import ERROR, check_composition
 from pnp.errors import DataError, OutputError, PnpError, Problem, Problems, display_path
+from pnp.facecache import FaceCache
 from pnp.i18n import sheet as sheet_text
 from pnp.limits import MAX_FACES_PER_BUILD
 from pnp.pack import Card, Deck, Pack, load_pack
 from pnp.preview import write_previews
 from pnp.print_constants import BLEED_MM, FLIPS, LAYOUTS, PRINTER_MARGIN_MM  # noqa: F401  (re-exported: the CLI and tests read them here)
+from pnp.progress import BuildProgress
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TEMPLATE_NO_BACK, TemplateProblem
 from pnp.sheets.pdfcommon import Staging, remove_leftovers, staged
@@ -33,6 +36,7 @@ from pnp.yamlsource import dotted
 FACES = ("front", "back")
 TEXT_MISSING = "text.missing"           # a text key the build language lacks (also the loader's code)
 PRINT_NO_LAYOUT = "print.no-layout"     # a deck's card size fits no sheet layout on this paper
+CACHE_UNWRITABLE = "cache.unwritable"   # the face cache folder cannot be written: a warning, the build goes on
 
 
 class UnknownLanguageError(PnpError):
@@ -71,6 +75,7 @@ class BuildOptions:
     force: bool = False                # print even when the rules checker finds errors
     strict: bool = False               # a missing translation is an error, not the English text
     digits: str | None = None          # latin | arabic-indic for the rtl languages; None: pack.yaml's (pnp.text.digits)
+    cache: bool = True                 # read and fill the face cache (pnp.facecache); --no-cache: draw all
 
 
 @dataclass
@@ -88,9 +93,20 @@ class BuildResult:
     faces: int = 0
     warnings: list[Problem] = field(default_factory=list)
     cleaned: int = 0                   # leftover temp files and staging folders of interrupted builds
+    drawn: list[str] = field(default_factory=list)   # "card:side" of each face drawn (not from the cache)
+    cached: int = 0                    # faces read back from the face cache
 
 
-def build(games: list[str], options: BuildOptions) -> BuildResult:
+def build(games: list[str], options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:
+    """Build `games` as `options` say; `progress` (pnp.progress) counts faces drawn and pages written."""
+    try:
+        return _build(games, options, progress)
+    finally:
+        if progress is not None:
+            progress.finish()
+
+
+def _build(games: list[str], options: BuildOptions, progress: BuildProgress | None) -> BuildResult:
     check_out_folder(options.out)
     packs = [load_pack(game, strict=options.strict) for game in games]   # load + validate + expand
     if not options.force:
@@ -99,18 +115,24 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
     check_face_count(jobs)                                             # bounded time and memory
     check_layouts(packs, options)                                      # every deck fits the paper
     prepared, plans, boxes, problems = [], [], [], []
+    cache = FaceCache() if options.cache else None
+    if progress is not None:
+        progress.stage("faces drawn", sum(2 * len(pack.cards()) for pack, _lang in jobs))
     for pack, lang in jobs:                                            # lay out + render
         with digits.using(digits.for_language(pack.digits, lang, options.digits)):   # how numbers print
-            faces, found = render_faces(pack, lang)
+            faces, found = render_faces(pack, lang, cache=cache, keep_svg=False,
+                                        on_card=progress.advance if progress is not None else None)
             prepared.append(faces)
             problems.extend(found)
-            plan, found = render_components(pack, lang, options)      # boards, parts, aids
+            plan, found = render_components(pack, lang, options)          # boards, parts, aids
             plans.append(plan)
             problems.extend(found)
             box = plan_tuckboxes(pack, lang, options.paper, card_thickness_mm=HOME_CARD_THICKNESS_MM,
                                  margin_mm=options.printer_margin_mm, faces=faces)   # a tuck box per deck
             boxes.append(box)
             problems.extend(box.problems)
+    if cache is not None:
+        cache.save()                                                   # the faces drawn, even if the build stops
     # Text printed under MIN_PRINTED_PT still prints (a designer may want it): a warning, not a refusal.
     small = [p for p in problems if p.code == TEXT_SMALL]
     problems = [p for p in problems if p.code != TEXT_SMALL]
@@ -119,14 +141,24 @@ def build(games: list[str], options: BuildOptions) -> BuildResult:
     result = BuildResult(warnings=[*(w for pack in packs for w in pack.warnings), *small])
     result.cleaned = sum(remove_leftovers(output_dir(pack, options)) for pack in packs)
     with staged() as staging:                                          # impose + write, all or nothing
-        written = write_documents(prepared, plans, boxes, options, staging)
+        written = write_documents(prepared, plans, boxes, options, staging, progress)
     result.files = [staging.final(path) for path in written]
     result.faces = sum(2 * len(faces.cards) for faces in prepared)
+    if cache is not None:
+        result.drawn, result.cached = cache.drawn, cache.hits
+        if cache.unwritable:
+            result.warnings.append(Problem(str(cache.folder), 0, "faces",
+                                           f"the face cache could not be written ({cache.unwritable}): every "
+                                           "build draws every face; set PNP_CACHE_DIR to a folder pnp may write to",
+                                           code=CACHE_UNWRITABLE))
+        cache.trim()
+    else:
+        result.drawn = [f"{card.id}:{side}" for faces in prepared for card, *_ in faces.cards for side in FACES]
     return result
 
 
 def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | None], boxes: list[TuckBoxPlan],
-                    options: BuildOptions, staging: Staging) -> list[Path]:
+                    options: BuildOptions, staging: Staging, progress: BuildProgress | None = None) -> list[Path]:
     """Write every document of the build into the staging folders; returns the staged files."""
     written: list[Path] = []
     for faces, plan, box in zip(prepared, plans, boxes, strict=True):
@@ -135,7 +167,7 @@ def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | N
             written.extend(write_components(plan, folder, png=options.png))
         if not faces.cards:                                            # a game without cards (yet)
             continue
-        written.append(write_pdf(faces, options, folder))
+        written.append(write_pdf(faces, options, folder, on_page=progress.pages if progress is not None else None))
         if box.pages:
             target = folder / f"{faces.pack.id}-tuckboxes-{faces.lang}-{options.paper}.pdf"
             write_tuckboxes(box, target)
@@ -244,15 +276,18 @@ def faces_of(pack: Pack, deck: Deck, card: Card) -> tuple[str, str]:
     return kind.front, back
 
 
-def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM
-                 ) -> tuple[PreparedFaces, list[Problem]]:
+def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM,
+                 cache: FaceCache | None = None, keep_svg: bool = True,
+                 on_card: Callable[[int], None] | None = None) -> tuple[PreparedFaces, list[Problem]]:
     """Lay out and render every face; `drawings=False` only checks (no SVG conversion).
 
     Every problem names the card (file, line, key "card <id>"), the language and the face, and
     carries its code: text.fit / text.glyph (detail: the FitIssue's fields and `text_key`, the key
     that produced the text when exactly one did), text.missing, or a template.* code: one problem
-    per broken template, at its file and line (pnp.render.failures)."""
-    maker = FaceMaker(pack, lang, drawings=drawings, bleed_mm=bleed_mm)
+    per broken template, at its file and line (pnp.render.failures). With a `cache`, faces whose
+    inputs are unchanged are read back from it (pnp.facecache), the others drawn and stored;
+    `keep_svg=False` leaves the faces' SVG text out (RenderedFace.svg == ""), as the build does."""
+    maker = FaceMaker(pack, lang, drawings=drawings, bleed_mm=bleed_mm, cache=cache, keep_svg=keep_svg)
     problems = Problems()
     cards = []
     for deck in pack.decks:
@@ -270,6 +305,8 @@ def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float =
                 for side, face in zip(FACES, rendered, strict=True):
                     _face_problems(problems, face, card, side, lang)
             cards.append((card, rendered[0], rendered[1]))
+            if on_card is not None:
+                on_card(2)                                 # its two faces: drawn or read back
     return PreparedFaces(pack, lang, cards), problems.items + maker.failures.problems()
 
 
@@ -282,7 +319,8 @@ def pdf_name(pack: Pack, lang: str, options: BuildOptions) -> str:
     return f"{pack.id}-cards-{lang}-{options.paper}{layout}.pdf"
 
 
-def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None = None) -> Path:
+def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None = None,
+              on_page: Callable[[int, int], None] | None = None) -> Path:
     """The cards PDF of one pack and language, into `folder` (default: the pack's output folder)."""
     pack = faces.pack
     target = (folder or output_dir(pack, options)) / pdf_name(pack, faces.lang, options)
@@ -299,5 +337,5 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
                     back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
                     subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
                     instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"),
-                    printer_margin=options.printer_margin_mm)
+                    printer_margin=options.printer_margin_mm, on_page=on_page, page_reports=False)
     return target

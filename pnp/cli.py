@@ -86,7 +86,12 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Fail on a missing translation instead of printing the English text.")
 @click.option("--digits", type=click.Choice(["latin", "arabic-indic"]), default=None,
               help="Digits of the right-to-left languages (default: pack.yaml's `digits`, else latin).")
-def build(games, lang, paper, layout, flip, back_offset, printer_margin, out, png, mat, force, strict, digits):
+@click.option("--no-cache", "no_cache", is_flag=True,
+              help="Draw every face afresh: neither read nor fill the face cache (PNP_CACHE_DIR/faces).")
+@click.option("--watch", is_flag=True,
+              help="Build, then build again on every save, redrawing only the faces that changed (Ctrl-C stops).")
+def build(games, lang, paper, layout, flip, back_offset, printer_margin, out, png, mat, force, strict, no_cache,
+          watch, digits):
     """Build printable PDFs for GAMES (pack names or pack folders; default: every shipped game)."""
     from pnp import build as build_module
     from pnp.pack import available_packs
@@ -96,8 +101,25 @@ def build(games, lang, paper, layout, flip, back_offset, printer_margin, out, pn
         raise PnpError("no games to build: data/ holds no packs")
     options = build_module.BuildOptions(lang=lang, paper=paper, layout=layout, flip=flip,
                                         back_offset_mm=back_offset, printer_margin_mm=printer_margin, out=out,
-                                        png=png, mat=mat, force=force, strict=strict, digits=digits)
-    result = build_module.build(games, options)
+                                        png=png, mat=mat, force=force, strict=strict, cache=not no_cache,
+                                        digits=digits)
+    from pnp.progress import BuildProgress
+
+    if watch:
+        from pnp.watch import watch as watch_builds
+
+        try:
+            watch_builds(games, options, lambda line: click.echo(line, err=True),
+                         progress=lambda: BuildProgress.for_stream(sys.stderr), report=_build_report)
+        except KeyboardInterrupt:
+            pass
+        click.echo("stopped watching", err=True)
+        return
+    _build_report(build_module.build(games, options, BuildProgress.for_stream(sys.stderr)))
+
+
+def _build_report(result) -> None:
+    """What `pnp build` says about a build: leftovers removed, warnings, the files written."""
     if result.cleaned:
         click.echo(f"removed {result.cleaned} leftover temp file{'s' * (result.cleaned != 1)} "
                    "of an interrupted build", err=True)

@@ -71,3 +71,8 @@ MAX_SVG_ART_BYTES = 5 * 1024 * 1024  # bytes of one SVG art file (parsed whole, 
 MAX_USE_ELEMENTS = 100_000    # elements drawn through <use> in one face, every level counted
 MAX_ART_DEPTH = 8             # SVG art inside SVG art inside... (<image> of an .svg)
 MAX_GRADIENT_LINKS = 16       # gradients inheriting from gradients (href="#other")
+
+# The face cache (pnp.facecache): a compiled face takes a few kilobytes on disk, so 256 MB holds
+# the faces of every language of many games (the 950-card test pack: under 10 MB); above it the
+# entries used longest ago are removed after each build, so a cache never grows without bound.
+MAX_FACE_CACHE_BYTES = 256 * 1024 * 1024   # bytes of the face cache folder (<cache>/faces)

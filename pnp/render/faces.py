@@ -10,16 +10,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pnp import facecache
+from pnp.facecache import FaceCache
 from pnp.i18n.direction import is_rtl
 from pnp.i18n.texts import Texts
 from pnp.pack import Card, Deck, Pack
 from pnp.print_constants import BLEED_MM, SAFE_MM
 from pnp.render.art import ART_ERROR, ArtError, ArtLibrary
+from pnp.render.facedata import face_data, face_from_data
 from pnp.render.failures import TemplateFailures
 from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
 from pnp.render.templates import Record, Renderer, TemplateProblem, TextKeys
+from pnp.render.templatesources import TemplateSources
 from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters
-from pnp.text import fonts, hyphenate, packfonts
+from pnp.text import digits, fonts, hyphenate, packfonts
 from pnp.text.fitreport import FitIssue, MeasuredBox
 from pnp.units import pt_to_mm
 
@@ -96,11 +100,46 @@ def pack_context(pack: Pack, lang: str) -> dict[str, Any]:
     }
 
 
-class FaceMaker:
-    """Renders the faces of one pack in one language."""
+class _RecordingTexts(Texts):
+    """The build's texts, noting every key looked up (the face cache keeps the texts a template
+    read with `t()`: they are not in the card's own data)."""
 
-    def __init__(self, pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM):
+    def __init__(self, texts: Texts):
+        super().__init__(texts.own, texts.written, texts.lang)
+        object.__setattr__(self, "seen", [])
+
+    def source(self, key: str) -> tuple[dict[str, Any], str] | None:
+        self.seen.append(key)  # type: ignore[attr-defined]
+        return super().source(key)
+
+
+class _RecordingArt:
+    """The pack's ArtLibrary, noting the href and content hash of every file a face draws."""
+
+    def __init__(self, library: ArtLibrary):
+        self.library = library
+        self.seen: dict[str, str] = {}
+
+    def __call__(self, href: str) -> Any:
+        art = self.library(href)
+        self.seen[href] = art_digest(art)
+        return art
+
+
+def art_digest(art: Any) -> str:
+    """A raster's sha256 (RasterArt.digest) or an SVG art file's, of its text."""
+    digest = getattr(art, "digest", None)
+    return digest if isinstance(digest, str) else hashlib.sha256(art.text.encode()).hexdigest()
+
+
+class FaceMaker:
+    """Renders the faces of one pack in one language; with a `cache` (pnp.facecache.FaceCache),
+    a face whose inputs are unchanged since it was last drawn is read back instead of drawn."""
+
+    def __init__(self, pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM,
+                 cache: FaceCache | None = None, keep_svg: bool = True):
         fonts.register_all()
+        self.keep_svg = keep_svg  # False: faces carry no SVG text (a build needs only the drawings)
         self.bleed_mm = bleed_mm  # the art past the trim: home print's BLEED_MM, or a print shop's
         self.drawings = drawings  # False: lay out and check only (the checker), no SVG conversion
         self.rtl = is_rtl(lang)
@@ -115,8 +154,28 @@ class FaceMaker:
         self._shared = pack_context(pack, lang)
         self._pack_context = self._shared["pack"]
         self.failures = TemplateFailures(pack, lang)    # faces that failed: one problem per broken template
+        self.cache = cache if drawings else None
+        if self.cache is not None:
+            self._recording = _RecordingTexts(self.texts)
+            self._art = _RecordingArt(self.art)
+            self._sources = TemplateSources(self.renderer.env, {})
+            self._last_card: tuple[Card | None, str] = (None, "")
+            self._art_of: dict[str, dict[str, str]] = {}   # SVG key -> art files it draws (href -> sha256)
+            self._static = facecache.digest(facecache.code_digest(), facecache.fonts_digest(),
+                                            facecache.pack_assets_digest(pack), lang, bleed_mm, SAFE_MM,
+                                            repr(digits.active()),     # how numbers print (build option)
+                                            {name: (kind.front, kind.back, kind.fields) for name, kind in
+                                             pack.kinds.items()}, self._shared)
 
     def face(self, template: str, deck: Deck, card: Card | None, face: str) -> RenderedFace:
+        cache_key = ""
+        if self.cache is not None:
+            cache_key = self._cache_key(template, deck, card, face)
+            cached = self._cached(cache_key)
+            if cached is not None:
+                return cached
+            self._recording.seen.clear()  # type: ignore[attr-defined]
+            self._art.seen.clear()
         w, h = (pt_to_mm(v) for v in deck.size_pt)
         texts = self.pack.texts[self.lang]
         keys = TextKeys()
@@ -127,23 +186,93 @@ class FaceMaker:
             "deck": Record(dict(id=deck.id, name=keys.add(texts.get(deck.name, deck.name), deck.name)), "deck"),
             **self._shared, "w": w, "h": h, "bleed": self.bleed_mm, "safe": SAFE_MM, "face": face,
         }
+        looked_up = self._recording if self.cache is not None else self.texts
         with packfonts.using(self.text_assets), hyphenate.using(self.lang):
-            svg, report = self.renderer.render(template, context, self.texts, self.lang, keys)
+            svg, report = self.renderer.render(template, context, looked_up, self.lang, keys)
         if XML_ILLEGAL.search(svg):
             raise _control_problem(template, svg, keys)
         key = hashlib.sha256(svg.encode()).hexdigest()[:20]
         drawing = self._drawings.get(key)
         if drawing is None and self.drawings:
             try:
-                drawing = compile_svg(svg, art=self.art)
+                drawing = compile_svg(svg, art=self._art if self.cache is not None else self.art)
             except ArtError as error:
                 raise self._art_problem(template, error) from None
             except UnsupportedSvg as error:      # at the template line that writes the element
                 raise self.renderer.svg_problem(template, error) from None
             self._drawings[key] = drawing
-        return RenderedFace(key, svg, drawing, tuple(report.issues),
-                            tuple(dict.fromkeys([*missing, *report.missing_keys])), keys.unique(),
-                            tuple(report.boxes))
+            if self.cache is not None:      # what this SVG draws, for every face that has the same SVG
+                self._art_of[key] = dict(self._art.seen)
+        rendered = RenderedFace(key, svg if self.keep_svg else "", drawing, tuple(report.issues),
+                                tuple(dict.fromkeys([*missing, *report.missing_keys])), keys.unique(),
+                                tuple(report.boxes))
+        if self.cache is not None:
+            self.cache.drawn.append(f"{card.id if card else deck.id}:{face}")
+            self._store(cache_key, rendered)
+        return rendered
+
+    def _cache_key(self, template: str, deck: Deck, card: Card | None, face: str) -> str:
+        """Everything the face's render context is made of (see `face`), cheaper than the context:
+        the card's fields as written with the text of each value that is a text key (a `ref:`
+        field's collection is in the pack's shared context, part of `_static`), the deck's id,
+        name and size, the side, and the template's sources."""
+        deck_name = facecache.text_value(self.texts, deck.name) if deck.name in self.texts else deck.name
+        return facecache.digest(self._static, template, self._sources.digest(template), face, deck.id, deck_name,
+                                deck.size_pt, self._card_data(card))
+
+    def _card_data(self, card: Card | None) -> str:
+        """The card's part of its faces' keys (both faces of a card share it: made once)."""
+        if card is None:
+            return ""
+        if self._last_card[0] is not card:
+            values = [v for value in card.fields.values() for v in (value if isinstance(value, list) else [value])]
+            texts = {v: facecache.text_value(self.texts, v) for v in values if isinstance(v, str) and v in self.texts}
+            self._last_card = (card, facecache.digest(card.id, card.base_id, card.kind, card.deck, card.copy,
+                                                      card.quantity, card.fields, texts))
+        return self._last_card[1]
+
+    def _cached(self, cache_key: str) -> RenderedFace | None:
+        """The face the cache holds under `cache_key`, if the texts and art it read are unchanged."""
+        assert self.cache is not None
+        entry = self.cache.face(self._static, cache_key)
+        if entry is None:
+            return None
+        if any(facecache.text_value(self.texts, name) != value for name, value in entry.texts.items()):
+            return None
+        for href, digest in entry.art.items():
+            try:
+                if art_digest(self.art(href)) != digest:
+                    return None
+            except ArtError:
+                return None
+        drawing = self._drawings.get(entry.svg_key)
+        if drawing is None:
+            try:
+                drawing = face_from_data(self.cache.drawing(self._static, entry.drawing_id), self.art)
+                issues = tuple(FitIssue.from_facts(code, facts.get) for code, facts in entry.issues)
+            except (ValueError, TypeError, KeyError, AttributeError):   # not what this code wrote: redraw
+                self.cache.discard(self._static, entry.drawing_id)
+                return None
+            self._drawings[entry.svg_key] = drawing
+        else:
+            issues = tuple(FitIssue.from_facts(code, facts.get) for code, facts in entry.issues)
+        self._art_of.setdefault(entry.svg_key, dict(entry.art))
+        self.cache.hits += 1
+        return RenderedFace(entry.svg_key, "", drawing, issues, entry.missing_keys, entry.text_keys)
+
+    def _store(self, cache_key: str, face: RenderedFace) -> None:
+        assert self.cache is not None
+        data = face_data(face.drawing)
+        if data is None:
+            return
+        seen = self._recording.seen  # type: ignore[attr-defined]
+        art = self._art_of.get(face.key, {})
+        drawing_id = facecache.digest(self._static, face.key, art)
+        entry = {"svg": face.key, "issues": [[i.code, i.facts()] for i in face.issues],
+                 "missing": list(face.missing_keys), "text_keys": dict(face.text_keys),
+                 "texts": {name: facecache.text_value(self.texts, name) for name in dict.fromkeys(seen)},
+                 "art": art}
+        self.cache.store(self._static, cache_key, entry, drawing_id, data)
 
 
     def _art_problem(self, template: str, error: ArtError) -> TemplateProblem:

@@ -176,6 +176,15 @@ def _colour_function(stops: tuple) -> Any:
     return pdfdoc.PDFStitchingFunction(pieces, bounds, [0, 1] * len(pieces), Domain="[0 1]")
 
 
+# Every drawing operation by a stable name: the face cache stores a face's operations by these
+# names (pnp.render.facedata; a new operation must be added here and there).
+OPERATIONS: dict[str, Callable] = {
+    "literal": _op_literal, "save": _op_save, "restore": _op_restore, "fill_alpha": _op_fill_alpha,
+    "stroke_alpha": _op_stroke_alpha, "text": _op_text, "glyphs": _op_glyphs, "text_at": _op_text_at,
+    "line_glyphs": _op_line_glyphs, "image": _op_image, "shade": _op_shade,
+}
+
+
 @dataclass(frozen=True)
 class CompiledFace:
     """A parsed SVG face, ready to be drawn any number of times."""

@@ -7,8 +7,10 @@ timestamps, form names numbered by first use). The file appears atomically or no
 from __future__ import annotations
 
 import copy as _copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfdoc
@@ -93,14 +95,50 @@ class _Forms:
             d = face.drawing
             if hasattr(d, "define_form"):  # e.g. pnp.render.svgcanvas.CompiledFace defines its own form
                 d.define_form(self.canvas, name)
-                return name
-            # Defined before the page draws anything; beginForm/endForm keep the page state intact.
-            self.canvas.beginForm(name, 0, 0, d.width, d.height)
-            renderPDF.draw(_with_initial_font(d, self.canvas._fontname), self.canvas, 0, 0)
-            shading = dict(self.canvas._shadingUsed)  # endForm forgets it
-            self.canvas.endForm()
-            _complete_form_resources(self.canvas, name, shading)
+            else:
+                # Defined before the page draws anything; beginForm/endForm keep the page state intact.
+                self.canvas.beginForm(name, 0, 0, d.width, d.height)
+                renderPDF.draw(_with_initial_font(d, self.canvas._fontname), self.canvas, 0, 0)
+                shading = dict(self.canvas._shadingUsed)  # endForm forgets it
+                self.canvas.endForm()
+                _complete_form_resources(self.canvas, name, shading)
+            compress_form_now(self.canvas, name)
         return name
+
+
+class _Applied:
+    """A stream filter already applied (see compress_form_now): names itself, changes nothing."""
+
+    def __init__(self, pdfname: str):
+        self.pdfname = pdfname
+
+    def encode(self, text):
+        return text
+
+
+def compress_form_now(canvas: Canvas, name: str) -> None:
+    """Compress the form `name` as soon as it is drawn, not when the document is saved: ReportLab
+    keeps every form's and page's operators as text until then, some kilobytes a face, which for
+    thousands of faces was most of a build's memory. The bytes written are the ones ReportLab would
+    write (its own filters, in its order; tests/test_sheets.py compares), only made earlier."""
+    _encode_now(canvas._doc.idToObject[canvas._doc.getXObjectName(name)], "xobject form stream")
+
+
+def compress_page_now(canvas: Canvas) -> None:
+    """`compress_form_now` for the page just ended with showPage()."""
+    _encode_now(canvas._doc.Pages.pages[-1], "page stream")
+
+
+def _encode_now(obj, comment: str) -> None:
+    if obj.Contents is not None or not obj.stream or not obj.compression:
+        return
+    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+    content = obj.stream
+    for f in reversed(filters):
+        content = f.encode(content)
+    stream = pdfdoc.PDFStream(content=content, filters=[_Applied(f.pdfname) for f in filters])
+    stream.__Comment__ = comment
+    obj.Contents, obj.stream, obj.compression = stream, None, 0
 
 
 def _with_initial_font(drawing: Drawing, font: str) -> Drawing:
@@ -187,7 +225,8 @@ def _group_by_size(cards: list[SheetCard]) -> list[list[SheetCard]]:
 def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: str = "duplex",
                     flip: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), title: str = "",
                     subject: str = "", author: str = "", lang: str = "en", instructions: dict | None = None,
-                    font: str | None = None, printer_margin: float = pc.PRINTER_MARGIN_MM) -> SheetReport:
+                    font: str | None = None, printer_margin: float = pc.PRINTER_MARGIN_MM,
+                    on_page: Callable[[int, int], None] | None = None, page_reports: bool = True) -> SheetReport:
     """Impose `cards` onto sheets and write the PDF atomically.
 
     duplex: each front page is followed by its back page. Backs are mirrored for the flip
@@ -206,6 +245,9 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     `printer_margin` (mm) is the paper edge's dead zone: nothing is drawn in it, crop marks are
     CROP_MARK_LEN_MM long outside it, and every card edge keeps MIN_BLEED_MM of bleed; the grid is
     the shipped sprue, or the densest that fits (NoLayoutError, a ValueError, when none does).
+    `on_page(done, total)` is called after each page is drawn (a progress bar). `page_reports=False`
+    leaves SheetReport.pages empty (what was placed where, a few kilobytes a page: a build of
+    thousands of cards does not need it).
     """
     if not 0 <= printer_margin <= pc.MAX_PRINTER_MARGIN_MM:
         raise ValueError(f"printer margin {printer_margin:g} mm: use 0 to {pc.MAX_PRINTER_MARGIN_MM:g} mm")
@@ -230,16 +272,21 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
 
     # Plan every sheet first so labels can say "sheet 3/11".
     plan: list[tuple[Sprue, SheetGeometry, list[SheetCard]]] = []
+    geometries: dict[tuple[str, int, int], SheetGeometry] = {}
     for group in _group_by_size(cards):
         sprue = find_sprue(group[0].trim_w, group[0].trim_h, paper, layout, printer_margin)
         for i in range(0, len(group), sprue.capacity):
             chunk = group[i:i + sprue.capacity]
-            plan.append((sprue, impose(sprue, flip, filled=len(chunk), printer_margin_mm=printer_margin), chunk))
+            key = (sprue.id, sprue.capacity, len(chunk))      # full sheets share one geometry
+            if key not in geometries:
+                geometries[key] = impose(sprue, flip, filled=len(chunk), printer_margin_mm=printer_margin)
+            plan.append((sprue, geometries[key], chunk))
 
     duplex_text = texts["duplex_long"] if flip == "long" else texts["duplex_short"]
     how = texts["gutterfold"] if layout == "gutterfold" else duplex_text
     back_shift = (mm(back_offset[0]), mm(back_offset[1]))
     report = SheetReport()
+    pages_written = 0
     with atomic_path(path) as tmp:
         canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang,
                             duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip], font=font)
@@ -252,9 +299,14 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                 page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, (texts["print"], how, label,
                                   texts["test_bar"], texts["instructions"]), font, report.warnings, direction,
                                   printer_margin)
-                report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w, geo.page_h,
-                                               *page))
+                if page_reports:
+                    report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w,
+                                                   geo.page_h, *page))
+                pages_written += 1
                 canvas.showPage()
+                compress_page_now(canvas)
+                if on_page is not None:
+                    on_page(pages_written, len(plan) * (1 if layout == "gutterfold" else 2))
             report.front_sheets += 1
             report.back_sheets += layout == "duplex"
         canvas.save()

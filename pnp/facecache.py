@@ -1,0 +1,330 @@
+"""The on-disk cache of compiled card faces: a rebuild redraws only the faces whose inputs changed.
+
+    cache = FaceCache()                       # <user cache dir>/faces (PNP_CACHE_DIR respected)
+    maker = FaceMaker(pack, lang, cache=cache)
+    ...                                       # maker.face(...) reads and fills the cache
+    cache.save()                              # the faces' index
+    cache.trim()                              # least recently used files out, under the limit
+
+A face is found by a content address, the sha256 of everything its drawing can depend on
+(`FaceKeys`): the cache format, pnp's version and the source of its drawing code, the fonts'
+bytes, the language, the bleed, the template's source with every template it extends, includes or
+imports, and the face's whole rendering context (the card's fields with their texts resolved, the
+deck, the pack's collections, palette and players). Two more inputs are only known once the
+template has run: the texts it looked up with `t()` and the art files it drew. The entry records
+them with their values (texts) and content hashes (art), and a lookup whose recorded texts or art
+read differently now is a miss.
+
+One file per pack and language, plain JSON with a format number (never pickle: the cache is a
+folder anyone may write to, so reading it must not run code):
+
+    faces/<i[:2]>/<i>.json   `faces`: face key -> its drawing's id, the SVG's key, its text
+                             findings, the texts and art it read; `drawings`: drawing id -> width,
+                             height and the drawing operations of pnp.render.svgcanvas (PDF
+                             operators, text, images by href). `i` hashes what all those faces
+                             share (fonts, code, language, bleed, the pack's collections...): one
+                             file read and one written a build, not one per face (creating files
+                             was most of the cost of a first build).
+
+A deck's shared back is one drawing however many cards point at it. Replaying the operations
+into the PDF is exactly what drawing the freshly compiled face does, so a build from the cache is
+byte-identical to one without (tests/test_facecache.py). A file that does not parse or does not
+hold what it should is ignored and redrawn (and rewritten); writes are atomic
+(pnp.outputfiles). `trim()` keeps the folder under MAX_FACE_CACHE_BYTES (pnp.limits), removing
+the entries used longest ago (access time, set on every hit).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pnp.limits import MAX_FACE_CACHE_BYTES
+
+FORMAT = 1                      # bump when an entry's layout or meaning changes
+_PACKAGE = Path(__file__).resolve().parent
+# The code a face's drawing comes from: a change to any of it (in a development checkout, where
+# the version stays put) must not replay drawings the old code made.
+_DRAWING_CODE = ("render", "text", "i18n", "units.py", "print_constants.py")
+
+
+def cache_root() -> Path:
+    """pnp's cache folder on this machine (the font cache's parent; see pnp.text.fonts)."""
+    import platformdirs
+
+    return Path(os.environ.get("PNP_CACHE_DIR") or platformdirs.user_cache_dir("pnp"))
+
+
+def default_folder() -> Path:
+    return cache_root() / "faces"
+
+
+# ------------------------------------------------------------------ keys
+
+def plain(value: Any) -> Any:
+    """Template records, tuples and plural texts as plain JSON data (a PluralText keeps its forms)."""
+    if isinstance(value, str):
+        forms = getattr(value, "forms", None)
+        return {"plural": dict(forms)} if isinstance(forms, dict) else value
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return repr(value)
+
+
+def digest(*parts: Any) -> str:
+    text = json.dumps(plain(parts), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@lru_cache(maxsize=None)
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as source:
+        for block in iter(lambda: source.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def file_digest(path: Path | str) -> str:
+    """The sha256 of a file's bytes (read once per process while its size and date stay put);
+    "" for a file that cannot be read (whoever draws with it reports that)."""
+    try:
+        stat = os.stat(path)
+        return _file_digest(str(path), stat.st_size, stat.st_mtime_ns)
+    except OSError:
+        return ""
+
+
+def folder_digest(folder: Path | None) -> str:
+    """The names and bytes of every file below `folder` (a pack's icons)."""
+    if folder is None or not folder.is_dir():
+        return ""
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    return digest([(p.relative_to(folder).as_posix(), file_digest(p)) for p in files])
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """pnp's version and the source of the code that draws a face."""
+    import pnp
+
+    files = sorted(p for part in _DRAWING_CODE for p in ([_PACKAGE / part] if part.endswith(".py") else
+                   (_PACKAGE / part).rglob("*")) if p.suffix in (".py", ".yaml"))
+    files.append(Path(__file__).resolve())
+    return digest(FORMAT, pnp.__version__, [(p.relative_to(_PACKAGE).as_posix(), file_digest(p)) for p in files])
+
+
+def fonts_digest() -> str:
+    """The built-in fonts a face is drawn with: the source files' bytes and how they are cut."""
+    from pnp.text import fonts
+
+    sources = sorted({str(style.source) for table in (fonts.STYLES, fonts.ARABIC_STYLES) for style in table.values()})
+    return digest(fonts.cut_version(), repr(fonts.STYLES), repr(fonts.ARABIC_STYLES),
+                  [(Path(s).name, file_digest(s)) for s in sources])
+
+
+def pack_assets_digest(pack: Any) -> str:
+    """The pack's own fonts (bytes) and icons (every file's bytes)."""
+    own = {style: {role: file_digest(path) if path else "" for role, path in files.items()}
+           for style, files in (pack.fonts or {}).items()}
+    return digest(own, folder_digest(pack.icons))
+
+
+# ------------------------------------------------------------------ entries
+
+@dataclass(frozen=True)
+class CachedFace:
+    """What a face entry holds, read back (see FaceCache.load)."""
+
+    drawing_id: str
+    svg_key: str                              # the face's key in the PDF (its SVG's hash)
+    issues: tuple[tuple[str, dict], ...]      # (code, FitIssue.facts())
+    missing_keys: tuple[str, ...]
+    text_keys: dict[str, str]
+    texts: dict[str, str]                     # text key -> its value when drawn (see text_value)
+    art: dict[str, str]                       # href -> the file's sha256 when drawn
+
+
+def text_value(texts: Any, key: str) -> str:
+    """A text as the cache compares it: its plural forms too; "\\0missing" when there is none."""
+    if key not in texts:
+        return "\0missing"
+    return json.dumps(plain(texts.raw(key)), sort_keys=True, ensure_ascii=False)
+
+
+def _strs(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _str_map(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+
+
+def parse_face(data: Any) -> CachedFace | None:
+    """A face entry's JSON, checked field by field; None when it is not one."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    issues = data.get("issues")
+    if not (isinstance(data.get("drawing"), str) and isinstance(data.get("svg"), str) and isinstance(issues, list)
+            and all(isinstance(i, list) and len(i) == 2 and isinstance(i[0], str) and isinstance(i[1], dict)
+                    for i in issues)
+            and _strs(data.get("missing")) and _str_map(data.get("text_keys")) and _str_map(data.get("texts"))
+            and _str_map(data.get("art"))):
+        return None
+    return CachedFace(data["drawing"], data["svg"], tuple((code, facts) for code, facts in issues),
+                      tuple(data["missing"]), data["text_keys"], data["texts"], data["art"])
+
+
+@dataclass
+class FaceCache:
+    """One build's view of the cache folder: lookups, stores and what they did."""
+
+    folder: Path = field(default_factory=default_folder)
+    limit: int = MAX_FACE_CACHE_BYTES
+    hits: int = 0
+    drawn: list[str] = field(default_factory=list)     # "card:side" of every face drawn (a miss)
+    broken: int = 0                                    # entries that did not read: ignored, redrawn
+    unwritable: str = ""                               # why the cache could not be written (once)
+    _read_faces: dict[str, dict[str, Any]] = field(default_factory=dict)   # index -> faces as read
+    _read_drawings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _faces: dict[str, dict[str, Any]] = field(default_factory=dict)     # index -> faces used or made now
+    _drawings: dict[str, dict[str, Any]] = field(default_factory=dict)  # index -> their drawings
+    _changed: set[str] = field(default_factory=set)    # indexes with new entries, to write
+
+    def _path(self, index: str) -> Path:
+        return self.folder / index[:2] / f"{index}.json"
+
+    def _load(self, index: str) -> None:
+        """Read one index (a pack in a language, see the module doc) once a build; a file that
+        does not parse, or is not an index, counts as empty."""
+        if index in self._read_faces:
+            return
+        path = self._path(index)
+        faces: Any = {}
+        drawings: Any = {}
+        try:
+            data = json.loads(path.read_bytes())
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                raise ValueError("not an index")
+            faces, drawings = data["faces"], data["drawings"]
+            if not isinstance(faces, dict) or not isinstance(drawings, dict):
+                raise ValueError("not an index")
+            os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order
+        except FileNotFoundError:
+            faces, drawings = {}, {}
+        except (OSError, ValueError, KeyError, RecursionError):
+            self.broken += 1
+            faces, drawings = {}, {}
+        self._read_faces[index], self._read_drawings[index] = faces, drawings
+        self._faces[index], self._drawings[index] = {}, {}
+
+    def face(self, index: str, key: str) -> CachedFace | None:
+        """The entry of face `key` in `index`, None when there is none (or it does not read)."""
+        self._load(index)
+        data = self._read_faces[index].get(key)
+        if data is None:
+            return None
+        found = parse_face({"format": FORMAT, **data}) if isinstance(data, dict) else None
+        if found is None:
+            self.broken += 1
+            return None
+        self._faces[index][key] = data
+        return found
+
+    def drawing(self, index: str, drawing_id: str) -> Any:
+        """A drawing's data (decoded by pnp.render.facedata), None when the index has none or it
+        does not parse. The index holds each drawing as JSON text, parsed only when a face needs
+        it: a string takes a fraction of the memory of the lists it parses to."""
+        text = self._read_drawings[index].get(drawing_id)
+        if not isinstance(text, str):
+            return None
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        self._drawings[index][drawing_id] = text
+        return data
+
+    def discard(self, index: str, drawing_id: str) -> None:
+        """Forget a drawing that did not read back (the face drawn again replaces it)."""
+        self.broken += 1
+        self._read_drawings[index].pop(drawing_id, None)
+        self._drawings[index].pop(drawing_id, None)
+
+    def store(self, index: str, key: str, entry: dict, drawing_id: str, drawing: dict) -> None:
+        """Keep a face drawn by this build and its drawing, for `save`."""
+        self._load(index)
+        self._faces[index][key] = {"drawing": drawing_id, **entry}
+        self._drawings[index][drawing_id] = json.dumps(drawing, ensure_ascii=False, separators=(",", ":"))
+        self._changed.add(index)
+
+    def save(self) -> None:
+        """Write each index this build changed, holding the faces it used (an entry no face asked
+        for this time is a card since changed or removed: left out, so an index does not grow).
+        A cache that cannot be written does not fail the build: the first reason is kept in
+        `unwritable`, for a warning."""
+        from pnp.outputfiles import atomic_path
+
+        for index, faces in self._faces.items():
+            if self.unwritable or not (index in self._changed or len(faces) != len(self._read_faces[index])):
+                continue
+            drawings = {**self._read_drawings[index], **self._drawings[index]}
+            data = {"format": FORMAT, "faces": dict(sorted(faces.items())),
+                    "drawings": {d: drawings[d] for d in sorted({f["drawing"] for f in faces.values()})
+                                 if d in drawings}}
+            try:
+                path = self._path(index)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
+                    json.dump(data, out, ensure_ascii=False, separators=(",", ":"))   # streamed, not one string
+            except OSError as error:
+                self.unwritable = f"{self.folder}: {error.strerror or error}"
+        # what was read and drawn is in the faces now (and on disk): not kept while the PDF is written
+        self._changed.clear()
+        self._read_faces, self._read_drawings, self._faces, self._drawings = {}, {}, {}, {}
+
+    def trim(self) -> int:
+        """Remove the entries used longest ago until the folder holds at most `limit` bytes (and
+        temp files a killed build left behind); returns the number of files removed."""
+        files = []
+        total = 0
+        now = time.time()
+        removed = 0
+        for path in self.folder.glob("*/*"):
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            if path.name.endswith(".tmp"):
+                if now - stat.st_mtime > 3600:          # a build killed while writing it
+                    removed += _unlink(path)
+                continue
+            files.append((stat.st_atime, path.name, stat.st_size, path))
+            total += stat.st_size
+        if total <= self.limit:
+            return removed
+        files.sort()                                    # oldest access first (name: a stable tie-break)
+        for _atime, _name, size, path in files:
+            if total <= self.limit:
+                break
+            removed += _unlink(path)
+            total -= size
+        return removed
+
+
+def _unlink(path: Path) -> int:
+    try:
+        path.unlink()
+        return 1
+    except OSError:
+        return 0
