@@ -19,6 +19,8 @@ Stable API (other engines import it):
   ``count(key, n)`` / ``counters`` (undoable per-game counters) and ``stats()`` (game-specific
   figures for the simulation report), ``unfinished_rules`` (outcome rules meaning "did not end"),
   ``game_win_rules`` (outcome rules meaning "the game beat the players": a cooperative game).
+- ``random_playout(rng)``: uniform random play to the end with ``legal_moves()`` every ply (the
+  benchmarks' definition); engines may override it without undo records.
 - Hidden information: a game whose players do not see everything defines ``observation(seat)``
   (a JSON-able dict with the legal move texts under ``"legal"`` for the seat to move) and
   ``observation_bots`` (bot name -> ``fn(observation, rng) -> move text``); the simulator then
@@ -474,6 +476,22 @@ class GameState:
 
     def outcome(self) -> Outcome | None:
         raise NotImplementedError
+
+    def random_playout(self, rng: Rng) -> int:
+        """Play the game to its end by uniform random play and return the moves played: at
+        every ply the whole ``legal_moves()`` list is generated and its move
+        ``rng.randbelow(len(list))`` is played as ``push`` plays it (automatic chance and forced
+        steps included). This is the engines' one throughput definition
+        (benchmarks/bench_engines.py). An engine may override it with a loop that keeps no undo
+        records (the moves cannot be popped afterwards: the undo history is then empty), but it
+        must generate the same lists and reach the very state this loop reaches (same moves,
+        same RNG use, same ``rules_fired`` and counters)."""
+        n = 0
+        while self.outcome() is None:
+            moves = self.legal_moves()
+            self.push(moves[rng.randbelow(len(moves))])
+            n += 1
+        return n
 
     @property
     def turn_count(self) -> int:
