@@ -115,10 +115,10 @@ class Rng:
 
     def randbelow(self, n: int) -> int:
         """Uniform int in [0, n) (rejection sampling, no modulo bias)."""
-        if n <= 0:
+        if n <= 1:                              # one test on the hot path
+            if n == 1:
+                return 0
             raise ValueError("randbelow(n) needs n > 0")
-        if n == 1:
-            return 0
         # Lemire's multiply-shift with rejection: exact and one multiplication in the common case;
         # next64 written out here (the hottest call of every engine: dice, shuffles, bots), the
         # mask a literal (a constant, not a global looked up on every use)
@@ -126,8 +126,8 @@ class Rng:
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         m = (z ^ (z >> 31)) * n
-        low = m & 0xFFFFFFFFFFFFFFFF
-        if low < n:
+        if m & 0xFFFFFFFFFFFFFFFF < n:
+            low = m & 0xFFFFFFFFFFFFFFFF
             t = ((1 << 64) - n) % n
             while low < t:
                 m = self.next64() * n
