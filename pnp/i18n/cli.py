@@ -73,7 +73,7 @@ def status(games, keys, as_json):
 @i18n.command()
 @click.argument("game")
 @click.option("--format", "fmt", type=click.Choice(["po", "xliff"]), default="po", show_default=True,
-              help="po: <game>.pot and <lang>.po (gettext); xliff: <lang>.xlf (XLIFF 1.2, needs pnp[xliff]).")
+              help="po: <game>.pot and <lang>.po (gettext); xliff: <lang>.xlf (XLIFF 1.1, needs pnp[xliff]).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the files  [default: output/i18n/<game>]")
 @click.option("--paper", default="a4", show_default=True, help="Paper the components are laid out on, for "
