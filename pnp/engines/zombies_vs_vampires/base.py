@@ -44,6 +44,8 @@ class ZvvBase(GameState):
     NB: int                             # ... on the north side
     HP: int                             # lattice points inside a horizontal wall
     VP: int                             # ... inside a vertical wall
+    spots6: tuple[int, ...]             # V9: the legal wall spots per (size, orientation) of
+                                        # geometry.SPOT_KINDS, kept up to date (walls.py)
     walls: list[int]                    # candidate indices on the board, in build order
     wall_serial: list[int]              # serial number (w1, w2...) of each, same order
     next_serial: int
@@ -66,6 +68,7 @@ class ZvvBase(GameState):
     _lm: tuple | None                   # (EB, NB, lanes, open sides in every lane)
     _reach_memo: tuple | None           # last all-pieces reach (random_move), keyed by position
     _jump_memo: tuple | None            # (move, occ, EB, NB, seat, face, steps, needed a jump)
+    _blists: dict                       # size -> (spots H, spots V, parts H, parts V, moves)
 
     def _init_common(self) -> None:
         """Read the pack and the options into the configuration (no chance used)."""
@@ -126,6 +129,7 @@ class ZvvBase(GameState):
         self._lm = None
         self._reach_memo = None
         self._jump_memo = None
+        self._blists = {}
 
     def _set_pieces(self, pos: list[tuple[int, ...]]) -> None:
         """Put the pieces on these squares (per seat) and count the ones home."""

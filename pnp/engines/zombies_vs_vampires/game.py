@@ -27,7 +27,7 @@ from pnp.engines.zombies_vs_vampires.moves import (
     ROLL,
 )
 from pnp.engines.zombies_vs_vampires.validation import PositionChecks
-from pnp.engines.zombies_vs_vampires.walls import fits, toggled
+from pnp.engines.zombies_vs_vampires.walls import all_spots, fits, toggled
 
 
 @register(GAME)
@@ -266,6 +266,8 @@ class ZombiesVsVampires(PositionChecks):
             ws = toggled(g, ci, ws)
         if ws != self._wall_set():
             probs.append("wall bitsets out of step with the wall list")
+        if self.spots6 != all_spots(g, ws):
+            probs.append("V9: the kept wall spots are out of step with the walls")
         occ = 0
         for p, q in enumerate(self.pos):
             if len(set(q)) != len(q):

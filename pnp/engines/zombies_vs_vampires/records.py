@@ -14,19 +14,20 @@ class Records(BotSupport):
 
     def _snapshot(self):
         return (self.pos[:], self.occ_by[:], self.occ, self.EB, self.NB, self.HP,
-                self.VP, self.walls[:], self.wall_serial[:], self.next_serial, self.supply[:],
+                self.VP, self.spots6, self.walls[:], self.wall_serial[:], self.next_serial, self.supply[:],
                 self.home[:], self.turns_taken[:], self.finishers[:], self.total_turns,
                 self._outcome, self.phase, self.face, self.face_text, self.steps, self.wsize,
                 self.rerolled, self._cache)
 
     def _restore(self, snap) -> None:
-        (self.pos, self.occ_by, self.occ, self.EB, self.NB, self.HP, self.VP, self.walls,
+        (self.pos, self.occ_by, self.occ, self.EB, self.NB, self.HP, self.VP, self.spots6, self.walls,
          self.wall_serial, self.next_serial, self.supply, self.home, self.turns_taken,
          self.finishers, self.total_turns, self._outcome, self.phase, self.face, self.face_text,
          self.steps, self.wsize, self.rerolled, self._cache) = snap
 
     def _clear_walls(self) -> None:
         self.EB = self.NB = self.HP = self.VP = 0
+        self.spots6 = self.geo.open_spots
         self.walls, self.wall_serial = [], []
         self.next_serial = 1
         self.supply = list(self.total_walls)
