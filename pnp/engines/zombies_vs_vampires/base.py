@@ -69,6 +69,9 @@ class ZvvBase(GameState):
     _reach_memo: tuple | None           # last all-pieces reach (random_move), keyed by position
     _jump_memo: tuple | None            # (move, occ, EB, NB, seat, face, steps, needed a jump)
     _blists: dict                       # size -> (spots H, spots V, parts H, parts V, moves)
+    _src_memo: list                     # per seat: (its squares tuple, movable, lane origins)
+    _gen_reach: tuple | None            # (movable, lanes) of the last MOVE list generated
+    _gen_info: tuple | None             # (that list, movable, lanes): Legality._illegal_reason
 
     def _init_common(self) -> None:
         """Read the pack and the options into the configuration (no chance used)."""
@@ -130,6 +133,9 @@ class ZvvBase(GameState):
         self._reach_memo = None
         self._jump_memo = None
         self._blists = {}
+        self._src_memo = [None] * self.players
+        self._gen_reach = None
+        self._gen_info = None
 
     def _set_pieces(self, pos: list[tuple[int, ...]]) -> None:
         """Put the pieces on these squares (per seat) and count the ones home."""

@@ -20,13 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pnp.engines.core import RecordError
-from pnp.engines.zombies_vs_vampires.moves import BUILD
+from pnp.engines.zombies_vs_vampires.moves import BUILD, MOVE
 
 # a home zone as the pack gives it: (id, col0, col1, row0, row1, opposite), rows from the TOP
 ZoneSpec = tuple[str, int, int, int, int, str]
 
 POPCOUNT8 = tuple(bin(i).count("1") for i in range(256))
-MOVE_MEMO = 128         # reaches remembered per source square (Geometry.piece_moves)
 
 
 def bits(x: int) -> Iterator[int]:
@@ -79,15 +78,12 @@ class Geometry:
         pieces = max(len(sq) for sq in self.zone_squares)     # V1: one piece a zone square
         self.REP = [sum(1 << (i * self.LS) for i in range(m)) for m in range(pieces + 1)]
         self.POS = _byte_positions(self.lane_bytes)
-        # the move generator's memory (movement.py, walls.py): per source square, its reach
-        # (a lane's bytes) -> its MOVE moves; per (size, spots) the BUILD moves. A piece's reach
-        # changes only near what moved and the walls seldom, so about half the reaches of random
-        # play were met before (measured) and are joined, not decoded bit by bit. Bounded: a
-        # full table is emptied (MOVE_MEMO per square, WALL_MEMO; ~15 MB measured at the caps).
-        self.piece_moves: list[dict[bytes, tuple[int, ...]]] = [{} for _ in range(self.LS)]
-        # per source square: {byte index << 8 | byte: the MOVE moves to that byte's squares};
-        # a reach is local (rows within the die's steps), so a square meets few of its bytes
+        # the move generator's tables (movement.py): per source square, {byte index << 8 |
+        # byte of its lane: the MOVE moves to that byte's squares}, filled as bytes are met; a
+        # reach is local (rows within the die's steps), so a square meets few of its bytes
+        # (at most 25 x 256 entries a square; ~100,000 in all after 12 random games, measured)
         self.piece_bytes: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.LS)]
+        self.lane_range = range(self.lane_bytes)
         self._wall_candidates()
         self.nbytes_full = (W * (N + 2) + 7) // 8
         self.POSF = _byte_positions(self.nbytes_full)
@@ -158,6 +154,13 @@ class Geometry:
                                       for ci in self.by_size[L] if self.cands[ci][0] == o]
                                      for o in (0, 1))
                             for L in (1, 2, 3)}
+
+    def piece_part(self, s: int, key: int) -> tuple[int, ...]:
+        """The MOVE moves from s to the squares of one byte of its lane (``key`` = byte index
+        << 8 | byte), ascending; remembered in ``piece_bytes``."""
+        base = MOVE << 24 | s << 12
+        got = self.piece_bytes[s][key] = tuple([base | t for t in self.POS[key >> 8][key & 255]])
+        return got
 
     def _build_part(self, L: int, o: int, j: int, byte: int) -> tuple[int, ...]:
         """The BUILD moves of the walls of size L and orientation o starting on the squares of
