@@ -78,7 +78,8 @@ class Legality(Movement):
         if k:
             out = self._move_moves(self.turn, k)
             # the reach the list was decoded from answers push's check of a move from it
-            self._gen_info = None if self.exact else (out,) + self._gen_reach
+            r = self._gen_reach
+            self._gen_info = None if self.exact or r is None else (out, r[0], r[1])
         else:
             out = []
         if build:
