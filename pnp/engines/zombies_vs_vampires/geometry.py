@@ -78,11 +78,11 @@ class Geometry:
         pieces = max(len(sq) for sq in self.zone_squares)     # V1: one piece a zone square
         self.REP = [sum(1 << (i * self.LS) for i in range(m)) for m in range(pieces + 1)]
         self.POS = _byte_positions(self.lane_bytes)
-        # the move generator's tables (movement.py): per source square, {byte index << 8 |
-        # byte of its lane: the MOVE moves to that byte's squares}, filled as bytes are met; a
-        # reach is local (rows within the die's steps), so a square meets few of its bytes
-        # (at most 25 x 256 entries a square; ~100,000 in all after 12 random games, measured)
-        self.piece_bytes: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.LS)]
+        # the move generator's tables (movement.py): per source square, a list indexed by
+        # byte index << 8 | byte of its lane: the MOVE moves to that byte's squares (None until
+        # met; a list, not a dict: indexing is the decoder's inner step). Made for a square
+        # when it is first a source (25 x 256 slots, 51 KB), filled as bytes are met
+        self.piece_bytes: list[list[tuple[int, ...] | None] | None] = [None] * self.LS
         self.lane_range = range(self.lane_bytes)
         self._wall_candidates()
         self.nbytes_full = (W * (N + 2) + 7) // 8
@@ -155,11 +155,19 @@ class Geometry:
                                      for o in (0, 1))
                             for L in (1, 2, 3)}
 
+    def piece_table(self, s: int) -> list[tuple[int, ...] | None]:
+        """The (empty) decoding table of source square s (``piece_bytes``)."""
+        table = self.piece_bytes[s] = [None] * (self.lane_bytes << 8)
+        return table
+
     def piece_part(self, s: int, key: int) -> tuple[int, ...]:
         """The MOVE moves from s to the squares of one byte of its lane (``key`` = byte index
-        << 8 | byte), ascending; remembered in ``piece_bytes``."""
+        << 8 | byte), ascending; remembered in s's table."""
         base = MOVE << 24 | s << 12
-        got = self.piece_bytes[s][key] = tuple([base | t for t in self.POS[key >> 8][key & 255]])
+        got = tuple([base | t for t in self.POS[key >> 8][key & 255]])
+        table = self.piece_bytes[s]
+        assert table is not None
+        table[key] = got
         return got
 
     def _build_part(self, L: int, o: int, j: int, byte: int) -> tuple[int, ...]:

@@ -156,10 +156,10 @@ class Movement(Walls):
         for s in srcs:
             chunk = raw[o:o + lb]
             o += lb
-            table = tables[s]
+            table = tables[s] or g.piece_table(s)
             for j in compress(lane, chunk):
                 key = j << 8 | chunk[j]
-                part = table.get(key)
+                part = table[key]
                 if part is None:
                     part = g.piece_part(s, key)
                 out += part
