@@ -97,30 +97,32 @@ def test_kept_spots_after_building_and_removing_every_wall():
     assert not st.check_invariants()
 
 
-def test_the_cross_check_sees_a_broken_update(monkeypatch):
-    """Break the incremental update (a build forgets to AND in the wall's masks): the
-    cross-check above reports it."""
-    def careless_build(self, ci):
-        kept = self.spots6
-        original_build(self, ci)
-        self.spots6 = kept
-    original_build = Walls._build
-    monkeypatch.setattr(Walls, "_build", careless_build)
-    st = ZombiesVsVampires(players=2, seed=derive_seed(4242, 0))
-    checks: list[str] = []
-    walk(st, Rng(7), 150, checks)
-    assert "kept wall spots != spots() over the wall masks" in checks
+_REAL = {"_build": Walls._build, "_restore": ZombiesVsVampires._restore}
 
 
-def test_the_cross_check_sees_a_stale_spot_set_after_pop(monkeypatch):
-    """Break pop (the kept spots are not restored): the cross-check reports it after a pop."""
-    def forgetful_restore(self, snap):
-        kept = self.spots6
-        original_restore(self, snap)
-        self.spots6 = kept
-    original_restore = ZombiesVsVampires._restore
-    monkeypatch.setattr(ZombiesVsVampires, "_restore", forgetful_restore)
-    st = ZombiesVsVampires(players=3, seed=derive_seed(4242, 1))
+def _careless_build(self, ci):
+    """A build that forgets to AND in the wall's masks."""
+    kept = self.spots6
+    _REAL["_build"](self, ci)
+    self.spots6 = kept
+
+
+def _forgetful_restore(self, snap):
+    """A pop that does not restore the kept spots."""
+    kept = self.spots6
+    _REAL["_restore"](self, snap)
+    self.spots6 = kept
+
+
+@pytest.mark.parametrize("owner,name,broken,players", [
+    (Walls, "_build", _careless_build, 2),
+    (ZombiesVsVampires, "_restore", _forgetful_restore, 3),
+])
+def test_the_cross_check_sees_a_broken_update(monkeypatch, owner, name, broken, players):
+    """Break the incremental update (a build that forgets the wall's masks, a pop that does not
+    restore the spots): the cross-check above reports it."""
+    monkeypatch.setattr(owner, name, broken)
+    st = ZombiesVsVampires(players=players, seed=derive_seed(4242, players))
     checks: list[str] = []
-    walk(st, Rng(11), 200, checks)
+    walk(st, Rng(7), 200, checks)
     assert "kept wall spots != spots() over the wall masks" in checks
