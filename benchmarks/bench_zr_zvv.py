@@ -12,8 +12,10 @@ repeats, one process, one core, CPU time):
   list, no undo: not comparable with the headline) and of its reference loop; push+pop of
   generated moves/s (a search's pattern, not a game).
 - Zombies vs Vampires: random play actions/s, and the legal moves generated per second in it
-  (~250 on a move turn); push+pop of generated moves/s; games/s and plies/s with the greedy
-  racer (a bot's choices, not uniform).
+  (~160 on a move turn); the headline definition per player count (2, 3, 4 players, games to
+  the end under the engine's default turn cap, 3000, as bench_engines.py plays them:
+  actions/s and games/s); push+pop of generated moves/s; games/s and plies/s with the greedy racer (a bot's
+  choices, not uniform).
 - A pure-Python calibration loop (the in-process baseline): the machine is shared, so every rate
   is also printed as "per calibration unit" to compare runs on a busy or idle machine.
 
@@ -101,10 +103,13 @@ def push_pop(cls, players, n=20000):
 
 
 # ----------------------------------------------------------------------------- ZvV
-def zvv_actions(n_games, max_turns=300):
+def zvv_actions(n_games, max_turns=300, players=None):
+    """(actions, moves generated) of random play: games to the end or to ``max_turns``, 2, 3,
+    4 players in turn unless ``players`` is given."""
     acts = gen = 0
     for i in range(n_games):
-        st = ZombiesVsVampires(players=2 + i % 3, seed=i, options={"max_turns": max_turns})
+        st = ZombiesVsVampires(players=players or 2 + i % 3, seed=i,
+                               options={"max_turns": max_turns})
         rng = Rng(i)
         while st.outcome() is None:
             ms = st.legal_moves()
@@ -204,6 +209,11 @@ def main(argv=None):
     line("random play actions (legal_moves every ply)", acts / dt, TARGET_ZVV_ACTIONS)
     line("random play games (capped at 300 turns)", m / dt)
     line("  legal moves generated in them", gen / dt)
+    for players in (2, 3, 4):
+        g = 1 if a.quick else 2
+        dt, (acts, _) = best_of(lambda players=players, g=g: zvv_actions(g, 3000, players), rep)
+        line(f"{players} players: random play actions, to the end", acts / dt, TARGET_ZVV_ACTIONS)
+        line(f"{players} players: random play games ({acts // g:,} actions each)", g / dt)
     dt, done = best_of(lambda: push_pop(ZombiesVsVampires, 2), rep)
     line("push+pop of generated moves (not a game)", done / dt)
     g = max(2, int(6 * k))

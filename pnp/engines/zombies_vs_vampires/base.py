@@ -12,9 +12,21 @@ from typing import ClassVar
 from pnp.engines.core import GameState, Outcome, RecordError
 from pnp.engines.zombies_vs_vampires.data import zones_for, zvv_data
 from pnp.engines.zombies_vs_vampires.geometry import Geometry, geometry
-from pnp.engines.zombies_vs_vampires.moves import GAME
+from pnp.engines.zombies_vs_vampires.moves import F_BUILD, F_CHOICE, F_MOVE, F_PM, GAME
 
 LONE_HANDICAP = 2       # variant lone-handicap: turns the lone racer gives up (docs: seat fairness)
+
+
+def _face(text: str, twostar: str) -> tuple[str, int, int]:
+    """(text, face, steps) of one face of the action die: build (V7), +/- (V8), 2* (a plain 2,
+    or the choice of variant twostar-choice), or a move of that many steps (V4)."""
+    if text == "build":
+        return text, F_BUILD, 0
+    if text == "pm":
+        return text, F_PM, 0
+    if text == "2*":
+        return (text, F_CHOICE, 0) if twostar == "choice" else (text, F_MOVE, 2)
+    return text, F_MOVE, int(text)
 
 
 class ZvvBase(GameState):
@@ -35,6 +47,10 @@ class ZvvBase(GameState):
     max_turns: int
     home_zone_mode: bool                # V11: True = "zone", False = "locked"
     v15_reroll: bool                    # V15 variant v15-reroll
+    _v15_choose: bool                   # V15 variant v15-choose
+    _twostar_reroll: bool               # variant twostar-reroll
+    _end_immediate: bool                # V12 "ends at once" (the default)
+    _faces: tuple[tuple[str, int, int], ...]    # the action die: (text, face, steps) a face
     sit_out: list[int]                  # per seat: turns it gives up at the start (handicap)
     # position
     pos: list[tuple[int, ...]]          # per seat: its pieces' squares
@@ -44,6 +60,8 @@ class ZvvBase(GameState):
     NB: int                             # ... on the north side
     HP: int                             # lattice points inside a horizontal wall
     VP: int                             # ... inside a vertical wall
+    spots6: tuple[int, ...]             # V9: the legal wall spots per (size, orientation) of
+                                        # geometry.SPOT_KINDS, kept up to date (walls.py)
     walls: list[int]                    # candidate indices on the board, in build order
     wall_serial: list[int]              # serial number (w1, w2...) of each, same order
     next_serial: int
@@ -66,6 +84,10 @@ class ZvvBase(GameState):
     _lm: tuple | None                   # (EB, NB, lanes, open sides in every lane)
     _reach_memo: tuple | None           # last all-pieces reach (random_move), keyed by position
     _jump_memo: tuple | None            # (move, occ, EB, NB, seat, face, steps, needed a jump)
+    _blists: dict                       # size -> (spots H, spots V, parts H, parts V, moves)
+    _src_memo: list                     # per seat: (its squares tuple, movable, lane origins)
+    _gen_reach: tuple | None            # (movable, lanes) of the last MOVE list generated
+    _gen_info: tuple | None             # (that list, movable, lanes): Legality._illegal_reason
 
     def _init_common(self) -> None:
         """Read the pack and the options into the configuration (no chance used)."""
@@ -113,6 +135,12 @@ class ZvvBase(GameState):
         # zone but may move inside it (steps.reach)
         self.keep_in = [t if self.home_zone_mode else 0 for t in self.target_mask]
         self.v15_reroll = o["v15"] == "reroll"
+        # the options the turn reads, looked up once: per face of the action die, (its text,
+        # the face, the steps of a move) in die order (V3, V4; "2*" per option twostar)
+        self._v15_choose = o["v15"] == "choose"
+        self._twostar_reroll = o["twostar"] == "reroll"
+        self._end_immediate = o["end"] == "immediate"
+        self._faces = tuple(_face(f, o["twostar"]) for f in self.action_die)
         # seat fairness: a lone racer is a seat whose far zone is nobody's start zone while
         # another seat's is someone's (3 players: one seat races to the empty corner and wins
         # far more than its share, docs); option handicap: it gives up its first n turns
@@ -126,6 +154,10 @@ class ZvvBase(GameState):
         self._lm = None
         self._reach_memo = None
         self._jump_memo = None
+        self._blists = {}
+        self._src_memo = [None] * self.players
+        self._gen_reach = None
+        self._gen_info = None
 
     def _set_pieces(self, pos: list[tuple[int, ...]]) -> None:
         """Put the pieces on these squares (per seat) and count the ones home."""

@@ -10,9 +10,7 @@ from pnp.engines.zombies_vs_vampires.bots import greedy_bot
 from pnp.engines.zombies_vs_vampires.moves import (
     BUILD,
     F_BUILD,
-    F_CHOICE,
     F_MOVE,
-    F_PM,
     FH,
     GAME,
     MOVE,
@@ -27,7 +25,7 @@ from pnp.engines.zombies_vs_vampires.moves import (
     ROLL,
 )
 from pnp.engines.zombies_vs_vampires.validation import PositionChecks
-from pnp.engines.zombies_vs_vampires.walls import fits, toggled
+from pnp.engines.zombies_vs_vampires.walls import all_spots, fits, toggled
 
 
 @register(GAME)
@@ -115,7 +113,7 @@ class ZombiesVsVampires(PositionChecks):
             self.fire("handicap")               # option handicap: this turn is given up
             self._end_turn()
             return
-        if self.options["v15"] == "choose" and self.home[self.turn]:
+        if self._v15_choose and self.home[self.turn]:
             self.phase = PH_CHOOSE                                            # V15
             return
         self._roll_action()
@@ -124,24 +122,20 @@ class ZombiesVsVampires(PositionChecks):
         """V3: roll the action die and set up the decision."""
         self.phase = PH_ACT
         self.fire("V3")
+        faces = self._faces
         while True:
-            f = self.action_die[self.rng.randbelow(len(self.action_die))]
-            if f == "2*" and self.options["twostar"] == "reroll":
+            f, face, steps = faces[self.rng.randbelow(len(faces))]
+            if f == "2*" and self._twostar_reroll:
                 self.fire("2*-reroll")
                 continue
             break
         self.face_text = f
-        if f == "build":
-            self.face = F_BUILD
+        self.face = face
+        if face == F_MOVE:
+            self.steps = steps
+        elif face == F_BUILD:
             self.fire("V7")
             self._roll_size()
-        elif f == "pm":
-            self.face = F_PM
-        elif f == "2*" and self.options["twostar"] == "choice":
-            self.face = F_CHOICE          # choose: move 2 / build / remove (see _menu)
-        else:
-            self.face = F_MOVE
-            self.steps = 2 if f == "2*" else int(f)
 
     def _roll_size(self) -> None:
         self.wsize = self.size_die[self.rng.randbelow(len(self.size_die))]
@@ -151,7 +145,7 @@ class ZombiesVsVampires(PositionChecks):
         if self.home[p] == self.pieces_needed[p] and p not in self.finishers:
             self.finishers.append(p)
             self.fire("V12")
-            if self.options["end"] == "immediate":
+            if self._end_immediate:
                 self._decide()
                 return
         nxt = (p + 1) % self.players
@@ -266,6 +260,8 @@ class ZombiesVsVampires(PositionChecks):
             ws = toggled(g, ci, ws)
         if ws != self._wall_set():
             probs.append("wall bitsets out of step with the wall list")
+        if self.spots6 != all_spots(g, ws):
+            probs.append("V9: the kept wall spots are out of step with the walls")
         occ = 0
         for p, q in enumerate(self.pos):
             if len(set(q)) != len(q):

@@ -20,14 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pnp.engines.core import RecordError
-from pnp.engines.zombies_vs_vampires.moves import BUILD
+from pnp.engines.zombies_vs_vampires.moves import BUILD, MOVE
 
 # a home zone as the pack gives it: (id, col0, col1, row0, row1, opposite), rows from the TOP
 ZoneSpec = tuple[str, int, int, int, int, str]
 
 POPCOUNT8 = tuple(bin(i).count("1") for i in range(256))
-MOVE_MEMO = 128         # reaches remembered per source square (Geometry.piece_moves)
-WALL_MEMO = 256         # wall-spot sets remembered (Geometry.wall_moves)
 
 
 def bits(x: int) -> Iterator[int]:
@@ -80,20 +78,16 @@ class Geometry:
         pieces = max(len(sq) for sq in self.zone_squares)     # V1: one piece a zone square
         self.REP = [sum(1 << (i * self.LS) for i in range(m)) for m in range(pieces + 1)]
         self.POS = _byte_positions(self.lane_bytes)
-        # the move generator's memory (movement.py, walls.py): per source square, its reach
-        # (a lane's bytes) -> its MOVE moves; per (size, spots) the BUILD moves. A piece's reach
-        # changes only near what moved and the walls seldom, so about half the reaches of random
-        # play were met before (measured) and are joined, not decoded bit by bit. Bounded: a
-        # full table is emptied (MOVE_MEMO per square, WALL_MEMO; ~15 MB measured at the caps).
-        self.piece_moves: list[dict[bytes, tuple[int, ...]]] = [{} for _ in range(self.LS)]
-        self.wall_moves: dict[tuple[int, int, int], tuple[int, ...]] = {}
-        # per source square: {byte index << 8 | byte: the MOVE moves to that byte's squares};
-        # a reach is local (rows within the die's steps), so a square meets few of its bytes
-        self.piece_bytes: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.LS)]
+        # the move generator's tables (movement.py): per source square, a list indexed by
+        # byte index << 8 | byte of its lane: the MOVE moves to that byte's squares (None until
+        # met; a list, not a dict: indexing is the decoder's inner step). Made for a square
+        # when it is first a source (25 x 256 slots, 51 KB), filled as bytes are met
+        self.piece_bytes: list[list[tuple[int, ...] | None] | None] = [None] * self.LS
+        self.lane_range = range(self.lane_bytes)
         self._wall_candidates()
         self.nbytes_full = (W * (N + 2) + 7) // 8
         self.POSF = _byte_positions(self.nbytes_full)
-        # (size, orientation) -> {byte index << 8 | byte: its BUILD moves} (build_moves_of);
+        # (size, orientation) -> {byte index << 8 | byte: its BUILD moves} (build_parts);
         # bounded by the board: at most (squares / 8) * 256 entries a table, ~1 MB in all
         self.build_bytes: dict[tuple[int, int], dict[int, tuple[int, ...]]] = {
             (L, o): {} for L in (1, 2, 3) for o in (0, 1)}
@@ -143,6 +137,17 @@ class Geometry:
             x = r * W + c
             self.start_mask[(L, o)] = self.start_mask.get((L, o), 0) | 1 << x
             self.start_ci.setdefault((L, o), {})[x] = ci
+        # incremental V9 (walls.py): the legal spots of every (size, orientation) on an empty
+        # board, and per candidate the spots it leaves open once built (the complement of the
+        # spots it overlaps or crosses, itself included). V9 is pairwise (a spot is refused by
+        # one wall's grooves or interior points), so building wall ci ANDs its masks in; a
+        # removal recomputes from the wall masks (``spots``), never a scan of the grooves
+        self.open_spots = tuple(spots(self, L, o, (0, 0, 0, 0)) for L, o in SPOT_KINDS)
+        self.keep: list[tuple[int, ...]] = []
+        for o, _, _, _, gm, im in self.cands:
+            alone = (gm, 0, im, 0) if o == 0 else (0, gm, 0, im)
+            self.keep.append(tuple(spots(self, L2, o2, alone) | ~self.start_mask[(L2, o2)] & self.full
+                                   for L2, o2 in SPOT_KINDS))
         # (move, groove mask, interior mask) per size, horizontal then vertical: the candidate
         # scan of the tests' reference (Walls._build_moves_ref)
         self.build_lists = {L: tuple([(BUILD << 24 | ci << 12, self.cands[ci][4], self.cands[ci][5])
@@ -150,22 +155,47 @@ class Geometry:
                                      for o in (0, 1))
                             for L in (1, 2, 3)}
 
-    def build_moves_of(self, L: int, o: int, spots: int) -> tuple[int, ...]:
+    def piece_table(self, s: int) -> list[tuple[int, ...] | None]:
+        """The (empty) decoding table of source square s (``piece_bytes``)."""
+        table = self.piece_bytes[s] = [None] * (self.lane_bytes << 8)
+        return table
+
+    def piece_part(self, s: int, key: int) -> tuple[int, ...]:
+        """The MOVE moves from s to the squares of one byte of its lane (``key`` = byte index
+        << 8 | byte), ascending; remembered in s's table."""
+        base = MOVE << 24 | s << 12
+        got = tuple([base | t for t in self.POS[key >> 8][key & 255]])
+        table = self.piece_bytes[s]
+        assert table is not None
+        table[key] = got
+        return got
+
+    def _build_part(self, L: int, o: int, j: int, byte: int) -> tuple[int, ...]:
         """The BUILD moves of the walls of size L and orientation o starting on the squares of
-        ``spots`` (V9's legal spots), ascending: joined byte by byte from a table of each
-        byte's moves (filled as bytes are met), not bit by bit."""
+        byte ``byte`` at byte index j of a spot bitset, ascending (a table filled as met)."""
         table = self.build_bytes[(L, o)]
-        out: list[int] = []
-        for j, byte in enumerate(spots.to_bytes(self.nbytes_full, "little")):
-            if byte:
-                key = j << 8 | byte
-                got = table.get(key)
-                if got is None:
-                    ci = self.start_ci[(L, o)]
-                    B = BUILD << 24
-                    got = table[key] = tuple(B | ci[x] << 12 for x in self.POSF[j][byte])
-                out += got
-        return tuple(out)
+        key = j << 8 | byte
+        got = table.get(key)
+        if got is None:
+            ci = self.start_ci[(L, o)]
+            B = BUILD << 24
+            got = table[key] = tuple([B | ci[x] << 12 for x in self.POSF[j][byte]])
+        return got
+
+    def build_parts(self, L: int, o: int, spots: int) -> list[tuple[int, ...]]:
+        """The BUILD moves of the spots ``spots`` (size L, orientation o), one part a byte."""
+        part = self._build_part
+        return [part(L, o, j, byte) if byte else ()
+                for j, byte in enumerate(spots.to_bytes(self.nbytes_full, "little"))]
+
+    def update_parts(self, L: int, o: int, parts: list, changed: int, spots: int) -> None:
+        """Redo, in place, the parts of the bytes where ``changed`` has bits (the spots a wall
+        took or gave back): a wall touches a few rows, so a few bytes."""
+        while changed:
+            j = ((changed & -changed).bit_length() - 1) >> 3
+            byte = spots >> (8 * j) & 255
+            parts[j] = self._build_part(L, o, j, byte) if byte else ()
+            changed &= ~(255 << (8 * j))
 
     def open_sides(self, EB: int, NB: int) -> tuple[int, int, int, int]:
         """V5: the squares whose east / west / north / south side holds no wall, as masks
@@ -200,6 +230,27 @@ class Geometry:
         s = self.parse_sq(sq)
         r, c = divmod(s, self.W)
         return ("hv".index(o), r, c, int(ln))
+
+
+SPOT_KINDS = ((1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1))    # (size, orientation) in order
+WallMasks = tuple[int, int, int, int]       # (NB, EB, HP, VP), see the module docstring
+
+
+def spots(g: Geometry, L: int, o: int, walls: WallMasks) -> int:
+    """V9: the start squares (bits) where a wall of size L and orientation o (0 = h, 1 = v)
+    fits among ``walls``: none of its grooves holds a wall (no overlap) and none of its inner
+    lattice points is inside a perpendicular wall (no crossing; meeting end to end, at a corner
+    or in a T is fine). A horizontal wall on x covers grooves x + i and inner points x + W + i,
+    a vertical one grooves x + i*W and inner points x + i*W + 1 (0 < i < L)."""
+    NB, EB, HP, VP = walls
+    full = g.full
+    free = full & ~(NB, EB)[o]              # grooves of this orientation without a wall
+    clear = full & ~(VP, HP)[o]             # lattice points not inside a perpendicular wall
+    along, inner = (1, g.W) if o == 0 else (g.W, 1)
+    S = g.start_mask[(L, o)] & free
+    for i in range(1, L):
+        S &= (free >> (i * along)) & (clear >> (i * along + inner))
+    return S
 
 
 _GEOM: dict = {}

@@ -75,7 +75,13 @@ class Legality(Movement):
         if ph == PH_CHOOSE:
             return [ROLL << 24, ROLL << 24 | 1]
         k, build, pm, reroll = self._menu()
-        out = self._move_moves(self.turn, k) if k else []
+        if k:
+            out = self._move_moves(self.turn, k)
+            # the reach the list was decoded from answers push's check of a move from it
+            r = self._gen_reach
+            self._gen_info = None if self.exact or r is None else (out, r[0], r[1])
+        else:
+            out = []
         if build:
             out += self._build_moves(self.wsize)
         if pm:
@@ -114,7 +120,7 @@ class Legality(Movement):
     def _move_ok(self, move: int, a: int, b: int, k: int) -> bool:
         """The piece on a may end on b (up to / exactly k steps)."""
         p = self.turn
-        if a not in self.movable(p):
+        if a not in self._sources(p)[0]:
             return False
         if self.exact:
             return b in self._exact_paths(p, a, k)
@@ -148,9 +154,19 @@ class Legality(Movement):
             return ("move", "not a move of this game")
         cache = self._cache
         if cache is not None:
-            # the list just generated: the move is one of its objects, found by identity
-            # before any comparison (cheaper than building a set of ~250 moves for one look)
-            if move in cache:
+            info = self._gen_info
+            if info is not None and info[0] is cache and move >> 24 == MOVE:
+                # a MOVE of the list just generated: the bit of its lane in the reach the
+                # list was decoded from (the same answer as ``move in cache``)
+                srcs = info[1]
+                a = move >> 12 & 0xFFF
+                b = move & 0xFFF
+                LS = self.geo.LS
+                if a in srcs and b < LS and info[2] >> (srcs.index(a) * LS + b) & 1:
+                    return None
+            elif move in cache:
+                # the move is one of the list's objects, found by identity before any
+                # comparison (cheaper than building a set of the list for one look)
                 return None
         elif self._legal_direct(move):
             return None

@@ -7,35 +7,12 @@ exact variant's paths and the step-by-step check of a written path.
 """
 from __future__ import annotations
 
+from itertools import compress
 from typing import Callable
 
-from pnp.engines.zombies_vs_vampires.geometry import MOVE_MEMO, Geometry
 from pnp.engines.zombies_vs_vampires.moves import MOVE
 from pnp.engines.zombies_vs_vampires.steps import reach
 from pnp.engines.zombies_vs_vampires.walls import Walls
-
-
-def _piece_moves(g: Geometry, s: int, chunk: bytes, seen: dict) -> tuple[int, ...]:
-    """The MOVE moves of the piece on s whose reach is the lane ``chunk`` (little-endian
-    bytes), destinations ascending; remembered in ``seen`` (emptied when full)."""
-    table = g.piece_bytes[s]        # byte index << 8 | byte -> that byte's moves from s
-    lo = len(chunk) - len(chunk.lstrip(b"\0"))      # a reach is local: skip the empty bytes
-    hi = len(chunk.rstrip(b"\0"))
-    out: list[int] = []
-    for j in range(lo, hi):
-        byte = chunk[j]
-        if byte:
-            key = j << 8 | byte
-            part = table.get(key)
-            if part is None:
-                base = MOVE << 24 | s << 12
-                part = table[key] = tuple([base | t for t in g.POS[j][byte]])
-            out += part
-    got = tuple(out)
-    if len(seen) >= MOVE_MEMO:
-        seen.clear()
-    seen[chunk] = got
-    return got
 
 
 class Movement(Walls):
@@ -102,16 +79,28 @@ class Movement(Walls):
         nE, nW, nN, nS = masks
         return reach(origins, empty, jo, nE, nW, nN, nS, g.W, self.keep_in[p] * REP, k)
 
-    def _lane_reach(self, p: int, k: int) -> tuple[list[int], int]:
-        """(movable pieces, reach): one BFS lane per piece in one int (lane i at bit i*LS)."""
+    def _sources(self, p: int) -> tuple[list[int], int]:
+        """(the pieces of p that may move, their lane origins: piece i's square in lane i),
+        kept until p's pieces move (keyed by the identity of p's squares tuple, which a move
+        replaces and pop restores)."""
+        q = self.pos[p]
+        got = self._src_memo[p]
+        if got is not None and got[0] is q:
+            return got[1], got[2]
         srcs = self.movable(p)
-        m = len(srcs)
-        if not m:
-            return srcs, 0
         LS = self.geo.LS
         origins = 0
         for i, s in enumerate(srcs):
             origins |= 1 << (s + i * LS)
+        self._src_memo[p] = (q, srcs, origins)
+        return srcs, origins
+
+    def _lane_reach(self, p: int, k: int) -> tuple[list[int], int]:
+        """(movable pieces, reach): one BFS lane per piece in one int (lane i at bit i*LS)."""
+        srcs, origins = self._sources(p)
+        m = len(srcs)
+        if not m:
+            return srcs, 0
         return srcs, self._bfs(p, origins, self.geo.REP[m], self._lane_masks(m), k, True)
 
     def _reach(self, p: int, s: int, k: int, jumps: bool = True) -> int:
@@ -120,13 +109,28 @@ class Movement(Walls):
         return self._bfs(p, 1 << s, 1, self._wall_masks(), k, jumps)
 
     def _needs_jump(self, p: int, a: int, b: int, k: int) -> bool:
-        """The move a>b of up to k steps cannot be made by walking alone (statistics)."""
+        """The move a>b of up to k steps cannot be made by walking alone (statistics): farther
+        than k squares, or not met by a walking BFS from a (stopped as soon as it meets b)."""
         W = self.geo.W
         ra, ca = divmod(a, W)
         rb, cb = divmod(b, W)
         if abs(ra - rb) + abs(ca - cb) > k:
             return True
-        return not (self._reach(p, a, k, jumps=False) >> b) & 1
+        if self.keep_in[p]:                     # V11 home-zone: the zone rule of steps.reach
+            return not (self._reach(p, a, k, jumps=False) >> b) & 1
+        nE, nW, nN, nS = self._wall_masks()
+        free = self.geo.board & ~self.occ       # a's own square is never a destination
+        front = 1 << a
+        tb = 1 << b
+        for _ in range(k):                      # steps.reach without jumps, walked by hand
+            front = ((front & nE) << 1 | (front & nW) >> 1 | (front & nN) << W |
+                     (front & nS) >> W) & free
+            if front & tb:
+                return False
+            if not front:
+                return True
+            free ^= front
+        return True
 
     def _move_moves(self, p: int, k: int) -> list[int]:
         out: list[int] = []
@@ -136,19 +140,29 @@ class Movement(Walls):
                 out += [base | t for t in sorted(self._exact_paths(p, s, k))]
             return out
         srcs, lanes = self._lane_reach(p, k)
+        self._gen_reach = (srcs, lanes)         # for the direct check of the move picked
         if not lanes:
             return []
+        # decode: each lane's non-zero bytes (compress skips the zero ones in C), each byte's
+        # moves from a table per source square (filled as bytes are met). A memo of whole
+        # reaches was dropped: a third of the reaches of random play were met before (measured,
+        # any memo size), and keeping it cost what it saved
         g = self.geo
         lb = g.lane_bytes
         raw = lanes.to_bytes(lb * len(srcs), "little")
-        memo = g.piece_moves
-        for i, s in enumerate(srcs):
-            chunk = raw[i * lb:(i + 1) * lb]
-            seen = memo[s]
-            got = seen.get(chunk)
-            if got is None:
-                got = _piece_moves(g, s, chunk, seen)
-            out += got
+        tables = g.piece_bytes
+        lane = g.lane_range
+        o = 0
+        for s in srcs:
+            chunk = raw[o:o + lb]
+            o += lb
+            table = tables[s] or g.piece_table(s)
+            for j in compress(lane, chunk):
+                key = j << 8 | chunk[j]
+                part = table[key]
+                if part is None:
+                    part = g.piece_part(s, key)
+                out += part
         return out
 
     # ---------------------------------------------------------------- one step at a time

@@ -13,20 +13,35 @@ class Records(BotSupport):
     """Saving and restoring positions."""
 
     def _snapshot(self):
-        return (self.pos[:], self.occ_by[:], self.occ, self.EB, self.NB, self.HP,
-                self.VP, self.walls[:], self.wall_serial[:], self.next_serial, self.supply[:],
-                self.home[:], self.turns_taken[:], self.finishers[:], self.total_turns,
-                self._outcome, self.phase, self.face, self.face_text, self.steps, self.wsize,
-                self.rerolled, self._cache)
+        # tuples, not lists: the undo stack of a long game holds thousands of records, and
+        # the cyclic GC walks every list in it on each full collection (it stops tracking a
+        # tuple of ints); the move list is kept as a tuple for the same reason
+        c = self._cache
+        return (tuple(self.pos), tuple(self.occ_by), self.occ, self.EB, self.NB, self.HP,
+                self.VP, self.spots6, tuple(self.walls), tuple(self.wall_serial),
+                self.next_serial, tuple(self.supply), tuple(self.home), tuple(self.turns_taken),
+                tuple(self.finishers), self.total_turns, self._outcome, self.phase, self.face,
+                self.face_text, self.steps, self.wsize, self.rerolled,
+                None if c is None else tuple(c))
 
     def _restore(self, snap) -> None:
-        (self.pos, self.occ_by, self.occ, self.EB, self.NB, self.HP, self.VP, self.walls,
-         self.wall_serial, self.next_serial, self.supply, self.home, self.turns_taken,
-         self.finishers, self.total_turns, self._outcome, self.phase, self.face, self.face_text,
-         self.steps, self.wsize, self.rerolled, self._cache) = snap
+        (pos, occ_by, self.occ, self.EB, self.NB, self.HP, self.VP, self.spots6, walls,
+         serial, self.next_serial, supply, home, turns_taken, finishers, self.total_turns,
+         self._outcome, self.phase, self.face, self.face_text, self.steps, self.wsize,
+         self.rerolled, cache) = snap
+        self.pos = list(pos)
+        self.occ_by = list(occ_by)
+        self.walls = list(walls)
+        self.wall_serial = list(serial)
+        self.supply = list(supply)
+        self.home = list(home)
+        self.turns_taken = list(turns_taken)
+        self.finishers = list(finishers)
+        self._cache = None if cache is None else list(cache)
 
     def _clear_walls(self) -> None:
         self.EB = self.NB = self.HP = self.VP = 0
+        self.spots6 = self.geo.open_spots
         self.walls, self.wall_serial = [], []
         self.next_serial = 1
         self.supply = list(self.total_walls)

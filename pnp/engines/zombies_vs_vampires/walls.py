@@ -1,33 +1,22 @@
 """Walls: where one may be built (V9), building and removing them (V7, V8, V10).
 
 A wall is a candidate of ``Geometry.cands``: (orientation, row, column, size, groove mask,
-interior mask). ``spots`` is the one definition of V9 (no overlap, no crossing; the board edge
-and the grooves inside a home zone are not candidates at all); every path asks it: the move
-generator, the direct legality check, set-up from a record and ``check_invariants``.
+interior mask). ``spots`` (geometry.py) is the one definition of V9 (no overlap, no crossing;
+the board edge and the grooves inside a home zone are not candidates at all), as bitsets of
+start squares. The position keeps the legal spots of every size and orientation up to date
+(``spots6``): building a wall ANDs in that candidate's precomputed masks (``Geometry.keep``),
+removing one recomputes them from the wall masks with ``spots`` (a few shifts), and pop
+restores them with the rest of the snapshot; no move scans the grooves. The BUILD moves of a
+size are joined from per-byte parts of those bitsets, and only the bytes a wall changed are
+redone (``_build_moves``). ``tests/test_zvv_walls.py`` checks the kept spots against ``spots``
+from scratch on random positions, after push and after pop.
 """
 from __future__ import annotations
 
+from itertools import chain
+
 from pnp.engines.zombies_vs_vampires.base import ZvvBase
-from pnp.engines.zombies_vs_vampires.geometry import WALL_MEMO, Geometry
-
-WallMasks = tuple[int, int, int, int]       # (NB, EB, HP, VP), see geometry.py
-
-
-def spots(g: Geometry, L: int, o: int, walls: WallMasks) -> int:
-    """V9: the start squares (bits) where a wall of size L and orientation o (0 = h, 1 = v)
-    fits among ``walls``: none of its grooves holds a wall (no overlap) and none of its inner
-    lattice points is inside a perpendicular wall (no crossing; meeting end to end, at a corner
-    or in a T is fine). A horizontal wall on x covers grooves x + i and inner points x + W + i,
-    a vertical one grooves x + i*W and inner points x + i*W + 1 (0 < i < L)."""
-    NB, EB, HP, VP = walls
-    full = g.full
-    free = full & ~(NB, EB)[o]              # grooves of this orientation without a wall
-    clear = full & ~(VP, HP)[o]             # lattice points not inside a perpendicular wall
-    along, inner = (1, g.W) if o == 0 else (g.W, 1)
-    S = g.start_mask[(L, o)] & free
-    for i in range(1, L):
-        S &= (free >> (i * along)) & (clear >> (i * along + inner))
-    return S
+from pnp.engines.zombies_vs_vampires.geometry import SPOT_KINDS, Geometry, WallMasks, spots
 
 
 def fits(g: Geometry, ci: int, walls: WallMasks) -> bool:
@@ -45,6 +34,12 @@ def toggled(g: Geometry, ci: int, walls: WallMasks) -> WallMasks:
     return NB, EB ^ gm, HP, VP ^ im
 
 
+def all_spots(g: Geometry, walls: WallMasks) -> tuple[int, ...]:
+    """The legal spots of every (size, orientation) of SPOT_KINDS among ``walls``, from
+    scratch."""
+    return tuple(spots(g, L, o, walls) for L, o in SPOT_KINDS)
+
+
 class Walls(ZvvBase):
     """The walls on the board and the supply."""
 
@@ -55,17 +50,25 @@ class Walls(ZvvBase):
         self.NB, self.EB, self.HP, self.VP = toggled(self.geo, ci, self._wall_set())
 
     def _can_build(self, ci: int) -> bool:
-        return fits(self.geo, ci, self._wall_set())
+        """V9 for candidate ci among the walls on the board (the kept spots)."""
+        o, r, c, L = self.geo.cands[ci][:4]
+        return bool(self.spots6[2 * L - 2 + o] >> (r * self.geo.W + c) & 1)
 
     def _build(self, ci: int) -> None:
+        g = self.geo
         self._toggle_wall(ci)
+        k = g.keep[ci]
+        s = self.spots6
+        self.spots6 = (s[0] & k[0], s[1] & k[1], s[2] & k[2], s[3] & k[3], s[4] & k[4], s[5] & k[5])
         self.walls.append(ci)
         self.wall_serial.append(self.next_serial)
         self.next_serial += 1
-        self.supply[self.geo.cands[ci][3]] -= 1
+        self.supply[g.cands[ci][3]] -= 1
 
     def _remove(self, ci: int) -> None:
         self._toggle_wall(ci)
+        # another wall may still refuse a spot this one refused: recompute (not a scan)
+        self.spots6 = all_spots(self.geo, self._wall_set())
         i = self.walls.index(ci)
         del self.walls[i]
         del self.wall_serial[i]
@@ -78,24 +81,32 @@ class Walls(ZvvBase):
     def _build_spots(self, L: int) -> tuple[int, int]:
         """(horizontal, vertical) start-square bitsets of the legal spots for a wall of size L
         (V9: no overlap, no crossing, not inside a zone; the supply is not checked here)."""
-        ws = self._wall_set()
-        return spots(self.geo, L, 0, ws), spots(self.geo, L, 1, ws)
+        s = self.spots6
+        return s[2 * L - 2], s[2 * L - 1]
 
     def _build_moves(self, size: int) -> list[int]:
-        """Every legal wall spot of ``size`` as BUILD moves, in candidate order."""
+        """Every legal wall spot of ``size`` as BUILD moves, in candidate order (horizontal,
+        then vertical, start squares ascending). Kept per size as per-byte parts of the spot
+        bitsets: only the bytes whose spots changed since the last call are looked up again."""
         if self.supply[size] <= 0:
             return []                                                         # V10
         SH, SV = self._build_spots(size)
+        kept = self._blists.get(size)
+        if kept is not None and kept[0] == SH and kept[1] == SV:
+            return list(kept[4])
         g = self.geo
-        key = (size, SH, SV)
-        got = g.wall_moves.get(key)
-        if got is None:       # a set of spots seen before (walls change on a third of turns)
-            got = g.build_moves_of(size, 0, SH) + g.build_moves_of(size, 1, SV)
-            if len(g.wall_moves) >= WALL_MEMO:
-                g.wall_moves.clear()
-            g.wall_moves[key] = got
+        if kept is None:
+            ph = g.build_parts(size, 0, SH)
+            pv = g.build_parts(size, 1, SV)
+        else:
+            ph, pv = kept[2], kept[3]
+            if kept[0] != SH:
+                g.update_parts(size, 0, ph, kept[0] ^ SH, SH)
+            if kept[1] != SV:
+                g.update_parts(size, 1, pv, kept[1] ^ SV, SV)
+        got = tuple(chain(chain.from_iterable(ph), chain.from_iterable(pv)))
+        self._blists[size] = (SH, SV, ph, pv, got)
         return list(got)
-
     def _build_moves_ref(self, size: int) -> list[int]:
         """The tests' reference for ``_build_moves``: every candidate tested one by one."""
         if self.supply[size] <= 0:
