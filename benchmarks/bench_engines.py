@@ -2,13 +2,18 @@
 
     .venv/bin/python benchmarks/bench_engines.py [--quick] [--before /path/to/old/checkout]
 
-The one throughput definition (issue 13; docs/rules/zombie-run.md, Speed): a game is played from ``new()`` to
-its end; at every ply ``legal_moves()`` is generated (the whole list, as a search or RL agent
-needs it), one move is picked uniformly from it (``Rng.randbelow``) and ``push``-ed (its
-legality check and every automatic step it triggers included). **actions/s** = pushes per CPU
-second of one process (``time.process_time``: per core); **games/s** = complete games per CPU
-second, set-up included. Best of ``--repeat`` runs inside a process, best of ``--rounds``
-processes.
+The one throughput definition (issue 13; docs/rules/zombie-run.md, Speed): a game is played from
+``new()`` to its end by ``GameState.random_playout(rng)``: at every ply ``legal_moves()`` is
+generated (the whole list, as a search or RL agent needs it), one move is picked uniformly from it
+(``rng.randbelow(len(list))``) and played with every automatic step it triggers (draws, dice,
+reshuffles, the turn flow). **actions/s** = moves played per CPU second of one process
+(``time.process_time``: per core); **games/s** = complete games per CPU second, set-up
+(``new()``) included. An engine may play them without undo records (Zombie Run does: like
+OpenSpiel's ``apply_action``, the reference's, the moves cannot be popped afterwards; the core's
+default is the ``push`` loop); **push actions/s** is the same play through the public loop
+``legal_moves()`` + ``push`` (the move's legality check and an undo record each ply), what a
+search that pops its moves pays. Best of ``--repeat`` runs inside a process, best of
+``--rounds`` processes.
 
 Baselines in the same run: a fixed pure-Python calibration loop runs just before each metric
 (its seconds are printed; "per cal." multiplies a rate by them, so runs on a busy and an idle
@@ -60,18 +65,38 @@ def calibrate() -> float:
     return best
 
 
-def random_play(game: str, games: int) -> tuple[int, int]:
-    """(actions, games) of ``games`` complete games of uniform random play over the full
-    ``legal_moves()`` list, seeds derived from MASTER_SEED (same games in every run)."""
+def _games(game: str, games: int):
+    """The ``games`` benchmark games: (new position, its chooser), seeds derived from
+    MASTER_SEED (same games in every run), made one at a time (set-up is timed)."""
     from pnp.engines import get_game
     from pnp.engines.core import Rng, derive_seed
     cls = get_game(game)
     players = PLAYERS[game]
-    actions = 0
     for i in range(games):
         seed = derive_seed(MASTER_SEED, i)
-        st = cls.new(players=players[i % len(players)], seed=seed)
-        rng = Rng(seed)
+        yield cls.new(players=players[i % len(players)], seed=seed), Rng(seed)
+
+
+def random_play(game: str, games: int) -> tuple[int, int]:
+    """(actions, games) of ``games`` complete games of ``random_playout``: uniform random play
+    over the full ``legal_moves()`` list every ply."""
+    actions = 0
+    for st, rng in _games(game, games):
+        if hasattr(st, "random_playout"):
+            actions += st.random_playout(rng)
+        else:                                   # a checkout from before it (--before): its loop
+            while st.outcome() is None:
+                moves = st.legal_moves()
+                st.push(moves[rng.randbelow(len(moves))])
+                actions += 1
+    return actions, games
+
+
+def push_play(game: str, games: int) -> tuple[int, int]:
+    """(actions, games) of the same games played by the public loop: ``legal_moves()``, the
+    same pick, ``push`` (its legality check and undo record included)."""
+    actions = 0
+    for st, rng in _games(game, games):
         while st.outcome() is None:
             moves = st.legal_moves()
             st.push(moves[rng.randbelow(len(moves))])
@@ -129,14 +154,15 @@ def measure(game: str, quick: bool, repeats: int) -> dict:
     acts, _ = random_play(game, n)                       # warm-up: pack, tables, caches
     has_ref = reference_play(2) is not None
     cal = calibrate()
-    best_a = best_g = best_r = 0.0
+    best_a = best_g = best_p = best_r = 0.0
     for _ in range(repeats):
         a, g = timed(random_play, game, n)
         best_a, best_g = max(best_a, a), max(best_g, g)
+        best_p = max(best_p, timed(push_play, game, n)[0])
         if has_ref:
             best_r = max(best_r, timed(reference_play, REF_GAMES // (4 if quick else 1))[0])
     return {"pnp": pnp.__file__, "cal": cal, "actions": best_a, "games": best_g,
-            "per_game": acts / n, "ref": best_r or None}
+            "push": best_p, "per_game": acts / n, "ref": best_r or None}
 
 
 def run_child(root: Path, game: str, a) -> dict:
@@ -185,7 +211,7 @@ def main(argv=None):
                     if got["ref"]:
                         ref_rates.append(got["ref"])
                         refs[game] = max(refs.get(game, 0.0), got["actions"] / got["ref"])
-                for metric in ("actions", "games"):
+                for metric in ("actions", "games", "push"):
                     for key, value in (((label, game, metric), got[metric]),
                                        ((label, game, metric, "cal"), got[metric] * got["cal"])):
                         best[key] = max(value, best.get(key, 0.0))
@@ -200,7 +226,8 @@ def main(argv=None):
     else:
         print(f"reference: OpenSpiel {REFERENCE} not measured (pyspiel does not import; see the "
               "docstring); the calibration loop is the only baseline")
-    print("random play, legal_moves() every ply, uniform pick, push, games to the end; per core "
+    print("random play, legal_moves() every ply, uniform pick, games to the end (push: through "
+          "legal_moves() + push, with undo records); per core "
           f"(CPU time); best of {a.rounds} processes x {a.repeat} runs; 'per cal.' = rate x "
           "calibration seconds")
     head = f"{'':34s} {'after':>10s} {'x target':>8s} {'x ref':>6s}"
@@ -208,11 +235,12 @@ def main(argv=None):
         head += f" {'before':>10s} {'speed-up':>8s} {'per cal.':>8s}"
     print(head)
     for game in a.games:
-        for metric in ("actions", "games"):
+        for metric in ("actions", "games", "push"):
             aft = best[("after", game, metric)]
-            t = TARGETS[game] / (1 if metric == "actions" else per_game[game])
+            t = TARGETS[game] / (per_game[game] if metric == "games" else 1)
             r = f"{refs[game]:5.2f}x" if metric == "actions" and game in refs else " " * 6
-            line = f"{game + ' ' + metric + '/s':34s} {aft:10,.1f} {aft / t:7.2f}x {r}"
+            label = f"{game} {'push actions' if metric == 'push' else metric}/s"
+            line = f"{label:34s} {aft:10,.1f} {aft / t:7.2f}x {r}"
             if a.before:
                 bef = best[("before", game, metric)]
                 ratio = best[("after", game, metric, "cal")] / best[("before", game, metric, "cal")]

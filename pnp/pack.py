@@ -385,6 +385,7 @@ def _read_collections(root: Path, main: Source, declared: dict, problems: Proble
         value = checker.check(source.value, [spec] if items is not None else spec)
         checkers.append(checker)
         out[str(name)] = (source, value)
+    schema.fold_shared_declarations(problems)
     return out
 
 
@@ -874,21 +875,21 @@ def _check_unknown_keys(pack: Pack, wanted: list[tuple[str, Path, int, str]], pr
                         skip: set[str] | frozenset[str]) -> list[tuple[str, Path, int, str]]:
     """A text field's key that no text file has is a misspelt key (`text.unknown-key`, with a
     did-you-mean), not a missing translation; the others are returned. Not said while a text file
-    is unusable (the key may be in it)."""
-    if skip:
-        return wanted
+    is unusable (the key may be in it). The shared sheet words (components.aid) are in every
+    language (pnp/i18n/sheet) and are never asked of the pack's own text files."""
     from pnp.i18n import sheet
 
+    shared = set(sheet.table(sheet.SOURCE))
     known = set().union(*(set(texts) for texts in pack.texts.values()))
-    shared = set(sheet.table(sheet.SOURCE))   # the shared sheet words (components.aid): every language has them
+    wanted = [item for item in wanted if item[0] in known or item[0] not in shared]   # a game's own wording is checked
+    if skip:
+        return wanted
     ordered = sorted(known)
     guesses: dict[str, str] = {}
     kept = []
     for key, file, line, where in wanted:
         if key in known:
             kept.append((key, file, line, where))
-            continue
-        if key in shared:
             continue
         if key not in guesses:
             guesses[key] = schema.did_you_mean(key, ordered) if len(guesses) < MAX_SUGGESTED else ""

@@ -487,6 +487,22 @@ class Validator:
         return f"{name} ({dotted(path)})" if path and not isinstance(path[-1], str) else name
 
 
+def fold_shared_declarations(problems: Problems) -> None:
+    """One declaration shared by several collections through a YAML alias (`fields: &map_fields`,
+    `items: *map_fields`) is one line of pack.yaml: its defect is said once, for the first
+    collection, not once per collection and entry that uses it."""
+    seen: set = set()
+    kept = []
+    for p in problems.items:
+        if p.code == "schema.declaration":
+            mark = (p.file, p.line, p.get("unknown"), p.get("missing"))
+            if mark in seen:
+                continue
+            seen.add(mark)
+        kept.append(p)
+    problems.items[:] = kept
+
+
 def fold_entries(found: list, entries: int, declarations: Source, declared_at: tuple, declared: list[str],
                  entries_text: str, problems: Problems) -> None:
     """The problems `found` in the entries of one shape declared in a pack (a collection's entries,

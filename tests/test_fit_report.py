@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -94,9 +95,11 @@ def test_the_report_covers_aids_parts_tuck_boxes_and_cards(zombie_run_uk):
     by_key = {(t.where.split(" (")[0].split(" ")[0], t.what, t.key): t for t in texts}
     aid = by_key[("parts", "aid heading", "aid.special.heading")]
     assert aid.box.box_mm == pytest.approx((80.0, 5.04), abs=0.01) and aid.box.size_pt == 8 and aid.where == "parts p1-2 (components[0], aid)"
-    legend = next(t for t in texts if t.what == "legend" and t.text.startswith("Умовні позначки"))
-    assert legend.box.box_mm == pytest.approx((22.0, 7.0), abs=0.05) and len(legend.box.lines) == 2          # it wraps
-    assert legend.box.size_pt == 7.5 and legend.box.nominal_pt == 8 and legend.box.shrunk
+    legend = next(t for t in texts if t.what == "legend" and t.text == "Позначки:")   # was "Умовні позначки:" (issue 16)
+    assert legend.box.box_mm == pytest.approx((22.0, 7.0), abs=0.05) and legend.box.lines == ("Позначки:",)
+    assert legend.box.size_pt == 8 and legend.box.nominal_pt == 8 and not legend.box.shrunk
+    match = next(t for t in texts if t.key == "aid.turn.match")
+    assert len(match.box.lines) == 3 and match.box.size_pt == 7.5 and match.box.box_mm[0] == pytest.approx(77.4)  # it wraps
     assert any(t.where.startswith("tuck box p") for t in texts)
     card = next(t for t in texts if t.key == "item.bat")
     assert card.where == "card item-bat front" and card.box.box_mm == pytest.approx((43.0, 12.5), abs=0.05) and card.box.lines == ("Бейсбольна бита",)
@@ -140,3 +143,128 @@ def test_a_floor_outside_its_bounds_is_refused_with_file_and_line(tiny_pack):
     with pytest.raises(DataError) as caught:
         load_pack(tiny_pack)
     assert any(p.key == "text_floor_pt" for p in caught.value.problems)
+
+
+# ---- sheet text: the margins of card sheets, component pages and the calibration sheet
+
+SHEET_KEYS = {"sheet.instructions", "sheet.print", "sheet.duplex_long", "sheet.label", "sheet.test_bar",
+              "components.print", "components.test_bar", "components.page_label"}
+
+
+def _margin_rows(report):
+    return [t for t in report.texts if " margin" in t.where or t.where.startswith("calibration sheet")]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "it", "uk", "ar"])
+def test_sheet_text_is_in_the_report_in_every_language(lang):
+    from pnp.i18n import sheet
+
+    report = language_fit(load_pack("zombie-run", strict=False), lang)
+    rows = _margin_rows(report)
+    cards = [t for t in rows if t.where.startswith("card sheet")]
+    # 8 sheets of 8 poker cards on A4 (36 cards + 28 copies); sheet 8 has its own, partly filled, geometry
+    assert {t.where.split(" margin")[0] for t in cards} >= {"card sheets 1-7 front", "card sheets 1-7 back"}
+    assert {t.what for t in cards} >= {"page label", "test bar label (x)", "test bar label (y)", "print line"}
+    for t in rows:
+        w, h = t.box.box_mm
+        assert t.key in SHEET_KEYS or t.key.startswith("calibrate."), t.key
+        assert 4.5 <= t.box.size_pt <= 7 and t.box.nominal_pt == 7 and not t.box.overflow, (t.where, t.what)
+        assert t.box.size_pt >= 6 and not t.findings          # the shipped texts print at or above the floor
+        assert t.box.lines and "".join(t.box.lines).replace(" ", "") == t.text.replace(" ", "")
+    for t in cards:   # between the crop marks: inside A4 less the 6.35 mm printer margin, a few mm deep
+        w, h = t.box.box_mm
+        assert 5 < w < 210 - 2 * 6.35 and 2.5 < h < 12, (t.what, w, h)
+    label = next(t for t in cards if t.what == "page label" and t.where.startswith("card sheets 1-7 front"))
+    title = load_pack("zombie-run", strict=False).texts[lang]["game.name"]
+    assert title in label.text and "7/8" in label.text and label.file.endswith(f"text/{lang}.yaml")
+    bar_x = next(t for t in cards if t.what == "test bar label (x)")
+    assert bar_x.text == sheet.t(lang, "sheet.test_bar") and bar_x.file.endswith(f"i18n/sheet/{lang}.yaml")
+    assert bar_x.line > 0
+    # component pages: the 7 mm strips 6 mm inside the paper edge (198 mm on A4); the bar takes 51.5 mm
+    parts = {t.what: t for t in rows if t.where == "parts p1 margin"}
+    assert parts["print line"].box.box_mm == pytest.approx((198.0, 7.0), abs=0.01)
+    assert parts["print line"].key == "components.print" and parts["print line"].box.size_pt == 7
+    assert parts["test bar label"].box.box_mm == pytest.approx((146.5, 7.0), abs=0.01)
+    assert parts["page label"].box.box_mm[0] < 146.5 and re.search(r" 1/[2-9] ", parts["page label"].text)
+    # the calibration sheet: 12 mm side margins on A4, above the top targets
+    calibration = {(t.where, t.key): t for t in rows if t.where.startswith("calibration sheet")}
+    assert {key for _, key in calibration} == {"calibrate.front_1", "calibrate.front_2", "calibrate.back_1",
+                                               "calibrate.back_2", "calibrate.back_3", "calibrate.back_4",
+                                               "calibrate.test_bar"}
+    first = calibration[("calibration sheet front", "calibrate.front_1")]
+    assert first.box.box_mm[0] == pytest.approx(186.0) and 30 < first.box.box_mm[1] < 40
+
+
+def test_the_ukrainian_calibration_line_wraps_instead_of_running_off_the_page():
+    from pnp.sheets.calibrate import plan_text
+    from pnp.text.layout import width_mm
+
+    [front_1] = [t for t in plan_text("a4", "long", "uk") if t.key == "calibrate.front_1"]
+    assert width_mm(front_1.box.text, "regular", 7) > 186          # one line would pass the right margin
+    assert len(front_1.box.lines) == 2 and front_1.box.size_pt == 7 and not front_1.box.overflow
+    assert front_1.baselines[0] - front_1.baselines[1] == pytest.approx(7 * 1.4)
+    assert all(width_mm(line, "regular", 7) <= 186 for line in front_1.box.lines)
+
+
+def test_sheet_text_is_drawn_where_and_how_large_the_report_says(tmp_path):
+    """The report's sheet sizes are the ones in the PDF: German card sheets split the print line in
+    two at 7 pt rather than print it whole at 5.6 pt."""
+    import pypdfium2 as pdfium
+
+    from pnp.build import BuildOptions, build
+
+    report = language_fit(load_pack("zombie-run", strict=False), "de")
+    pieces = {t.key: t for t in _margin_rows(report) if t.where.startswith("card sheets 1-7 front")}
+    assert "sheet.instructions" not in pieces
+    assert pieces["sheet.print"].box.size_pt == 7 and pieces["sheet.duplex_long"].box.size_pt == 7
+    build(["zombie-run"], BuildOptions(lang="de", out=tmp_path))
+    [pdf] = (tmp_path / "zombie-run").glob("zombie-run-cards-de-*.pdf")
+    page = pdfium.PdfDocument(pdf)[0].get_textpage()
+    text = page.get_text_range()
+    assert pieces["sheet.print"].text in text and pieces["sheet.duplex_long"].text in text
+    assert "nicht skalieren; beidseitig" not in text             # not the whole line, shrunk
+
+
+def _long_word(n: int = 420) -> str:
+    return ("Druckeinstellungsüberprüfung" * 20)[:n]
+
+
+def test_an_over_long_game_name_leaves_the_page_label_off_the_card_sheet(tiny_pack):
+    from conftest import replace_once
+
+    replace_once(tiny_pack / "text" / "it.yaml", "game: {name: Piccolo Test}", f"game: {{name: {_long_word()}}}")
+    report = language_fit(load_pack(tiny_pack), "it")
+    labels = [t for t in _margin_rows(report) if t.key == "sheet.label"]
+    assert labels and all(t.dropped and t.box.overflow and t.box.size_pt is None for t in labels)
+    [finding] = labels[0].findings
+    assert finding.code == "text.fit" and "left off the page" in finding.message
+    assert finding.file.endswith("text/it.yaml") and finding.line == 1 and finding.key == "sheet.label"
+    assert labels[0].contains == ["game.name"]
+    w, h = labels[0].box.box_mm
+    assert 5 < w < 200 and 2 < h < 12
+    result = CliRunner().invoke(main, ["i18n", "fit", str(tiny_pack), "--lang", "it", "--findings"])
+    assert result.exit_code == 1 and "text.fit at " in result.output and "page label" in result.output
+
+
+def test_a_game_s_over_long_print_line_on_component_pages_is_a_finding(tmp_path):
+    import shutil
+
+    pack_dir = Path(shutil.copytree(load_pack("zombie-run", strict=False).root, tmp_path / "zombie-run"))
+    de = pack_dir / "text" / "de.yaml"
+    de.write_text(de.read_text(encoding="utf-8").replace("components:\n", f"components:\n  print: {_long_word()}\n", 1),
+                  encoding="utf-8")
+    pack = load_pack(pack_dir, strict=False)
+    line = next(n for n, text in enumerate(de.read_text(encoding="utf-8").splitlines(), 1)
+                if text.startswith("  print: Druck"))
+    report = language_fit(pack, "de")
+    rows = [t for t in _margin_rows(report) if t.key == "components.print"]
+    assert rows and all(t.box.overflow and t.dropped for t in rows)
+    assert rows[0].box.box_mm == pytest.approx((198.0, 7.0), abs=0.01)
+    [finding] = rows[0].findings
+    assert finding.code == "text.fit" and finding.file.endswith("text/de.yaml") and finding.line == line
+    cards = [t for t in _margin_rows(report) if t.key.startswith("sheet.")]
+    assert cards and not any(t.findings for t in cards)          # the card sheets' own text is the shared one
+    data = json.loads(CliRunner().invoke(main, ["i18n", "fit", str(pack_dir), "--lang", "de", "--format", "json",
+                                                "--findings"]).output)
+    row = next(r for r in data["languages"][0]["texts"] if r["key"] == "components.print" and r["where"] == rows[0].where)
+    assert row["dropped"] and row["size_pt"] is None and row["findings"][0]["code"] == "text.fit"

@@ -185,7 +185,7 @@ def test_an_os_error_anywhere_is_one_line(monkeypatch):
 
 @pytest.mark.parametrize("error", [RecursionError("maximum recursion depth exceeded"), MemoryError()])
 def test_last_resort_message(monkeypatch, tmp_path, error):
-    def fails(games, options):
+    def fails(games, options, progress=None):
         raise error
 
     monkeypatch.setattr(build_module, "build", fails)
@@ -197,7 +197,7 @@ def test_last_resort_message(monkeypatch, tmp_path, error):
 
 
 def test_ctrl_c_is_not_swallowed(monkeypatch, tmp_path):
-    def interrupted(games, options):
+    def interrupted(games, options, progress=None):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(build_module, "build", interrupted)

@@ -57,12 +57,13 @@ def test_a_guardian_off_the_stops_is_named_with_its_square(tmp_path):
     record, err = refused(tmp_path, """\
 game: cimiterio
 players: 2
+variants: [map=classic]
 position:
   guardians:
     - "0,7"
     - "3,3"
 """)
-    assert f"{record}:6: position.guardians[1]: guardian G2 at 3,3 is not on a guardian stop" in err
+    assert f"{record}:7: position.guardians[1]: guardian G2 at 3,3 is not on a guardian stop" in err
     assert "(the stops: 0,1 0,3 " in err
 
 

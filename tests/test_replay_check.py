@@ -11,6 +11,7 @@ CIMITERIO_GATE = """\
 game: cimiterio
 players: 2
 seed: 1
+variants: [map=classic, adjacent, bell-ignores]   # the map and C13 reading this position was written for
 position:
   stacks: {"12,7": [20, 21, 22, 23, 24, 25]}
   gate: intact
@@ -74,9 +75,9 @@ def test_check_of_a_wrong_expectation_exits_1_naming_its_line(tmp_path):
     result = run("replay", "cimiterio", record, "--check")
     assert result.exit_code == 1, result.output
     assert "expect: 2 mismatches" in result.output and "FAILED: 2 expectation(s) not met" in result.output
-    assert f"{record}:12: expect.outcome: outcome: expected {{'winners': [0], 'rule': 'C14'}}, got none" \
+    assert f"{record}:13: expect.outcome: outcome: expected {{'winners': [0], 'rule': 'C14'}}, got none" \
         in result.output
-    assert f"{record}:14: expect.rules_count.C13: rule C13: expected 3 times, got 1" in result.output
+    assert f"{record}:15: expect.rules_count.C13: rule C13: expected 3 times, got 1" in result.output
 
 
 def test_check_as_json_lists_each_mismatch_with_expected_and_got(tmp_path):
@@ -85,7 +86,7 @@ def test_check_as_json_lists_each_mismatch_with_expected_and_got(tmp_path):
     assert result.exit_code == 1, result.output
     expect = json.loads(result.output)["expect"]
     assert expect["checked"] is True and expect["ok"] is False
-    assert expect["mismatches"] == [{"file": str(record), "line": 14, "key": "expect.rules_count.C13",
+    assert expect["mismatches"] == [{"file": str(record), "line": 15, "key": "expect.rules_count.C13",
                                      "expected": 3, "got": 1,
                                      "message": "rule C13: expected 3 times, got 1"}]
 

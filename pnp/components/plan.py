@@ -173,8 +173,7 @@ def write_components(plan: ComponentPlan, out_dir: Path, png: bool = False) -> l
     out_dir.mkdir(parents=True, exist_ok=True)
     ctx = Context(plan.pack, plan.lang, plan.paper)
     written = []
-    instructions = {"print": ctx.t("components.print"), "test_bar": ctx.t("components.test_bar"),
-                    "label": footer_template(ctx)}
+    instructions = page_instructions(ctx)
     for document in DOCUMENTS:
         pages = plan.documents.get(document)
         if not pages:
@@ -187,6 +186,14 @@ def write_components(plan: ComponentPlan, out_dir: Path, png: bool = False) -> l
         if png:
             written.extend(write_page_previews(target, out_dir / f"png-{plan.lang}" / "components"))
     return written
+
+
+def page_instructions(ctx: Context) -> dict[str, str]:
+    """The margin text of every component page (write_parts_pdf's `instructions`; the fit report
+    reads it too): the game's own wording of components.print and components.test_bar where it
+    has one, else the shared sheet words, and the page label's template."""
+    return {"print": ctx.t("components.print"), "test_bar": ctx.t("components.test_bar"),
+            "label": footer_template(ctx)}
 
 
 def footer_template(ctx: Context) -> str:

@@ -19,6 +19,8 @@ Stable API (other engines import it):
   ``count(key, n)`` / ``counters`` (undoable per-game counters) and ``stats()`` (game-specific
   figures for the simulation report), ``unfinished_rules`` (outcome rules meaning "did not end"),
   ``game_win_rules`` (outcome rules meaning "the game beat the players": a cooperative game).
+- ``random_playout(rng)``: uniform random play to the end with ``legal_moves()`` every ply (the
+  benchmarks' definition); engines may override it without undo records.
 - Hidden information: a game whose players do not see everything defines ``observation(seat)``
   (a JSON-able dict with the legal move texts under ``"legal"`` for the seat to move) and
   ``observation_bots`` (bot name -> ``fn(observation, rng) -> move text``); the simulator then
@@ -113,10 +115,10 @@ class Rng:
 
     def randbelow(self, n: int) -> int:
         """Uniform int in [0, n) (rejection sampling, no modulo bias)."""
-        if n <= 0:
+        if n <= 1:                              # one test on the hot path
+            if n == 1:
+                return 0
             raise ValueError("randbelow(n) needs n > 0")
-        if n == 1:
-            return 0
         # Lemire's multiply-shift with rejection: exact and one multiplication in the common case;
         # next64 written out here (the hottest call of every engine: dice, shuffles, bots), the
         # mask a literal (a constant, not a global looked up on every use)
@@ -124,8 +126,8 @@ class Rng:
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         m = (z ^ (z >> 31)) * n
-        low = m & 0xFFFFFFFFFFFFFFFF
-        if low < n:
+        if m & 0xFFFFFFFFFFFFFFFF < n:
+            low = m & 0xFFFFFFFFFFFFFFFF
             t = ((1 << 64) - n) % n
             while low < t:
                 m = self.next64() * n
@@ -474,6 +476,22 @@ class GameState:
 
     def outcome(self) -> Outcome | None:
         raise NotImplementedError
+
+    def random_playout(self, rng: Rng) -> int:
+        """Play the game to its end by uniform random play and return the moves played: at
+        every ply the whole ``legal_moves()`` list is generated and its move
+        ``rng.randbelow(len(list))`` is played as ``push`` plays it (automatic chance and forced
+        steps included). This is the engines' one throughput definition
+        (benchmarks/bench_engines.py). An engine may override it with a loop that keeps no undo
+        records (the moves cannot be popped afterwards: the undo history is then empty), but it
+        must generate the same lists and reach the very state this loop reaches (same moves,
+        same RNG use, same ``rules_fired`` and counters)."""
+        n = 0
+        while self.outcome() is None:
+            moves = self.legal_moves()
+            self.push(moves[rng.randbelow(len(moves))])
+            n += 1
+        return n
 
     @property
     def turn_count(self) -> int:

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from pnp.errors import PnpError
+from pnp.print_constants import FLIPS, LAYOUTS, MAX_PRINTER_MARGIN_MM, PAPERS, PRINTER_MARGIN_MM
 
 
 def _load(game: str):
@@ -72,7 +73,7 @@ def status(games, keys, as_json):
 @i18n.command()
 @click.argument("game")
 @click.option("--format", "fmt", type=click.Choice(["po", "xliff"]), default="po", show_default=True,
-              help="po: <game>.pot and <lang>.po (gettext); xliff: <lang>.xlf (XLIFF 1.2, needs pnp[xliff]).")
+              help="po: <game>.pot and <lang>.po (gettext); xliff: <lang>.xlf (XLIFF 1.1, needs pnp[xliff]).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the files  [default: output/i18n/<game>]")
 @click.option("--paper", default="a4", show_default=True, help="Paper the components are laid out on, for "
@@ -153,21 +154,36 @@ def accept(game, lang, keys):
 @click.option("--lang", default=None, help="Language (default: all declared).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
               help="table: one row per printed text; json: the same, machine-readable.")
-@click.option("--paper", default="a4", show_default=True, help="Paper the components and tuck boxes are laid out on.")
+@click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True,
+              help="Paper everything is laid out on.")
+@click.option("--layout", type=click.Choice(LAYOUTS), default="duplex", show_default=True,
+              help="Card sheet layout, as `pnp build --layout` (its margins hold the sheet text).")
+@click.option("--flip", type=click.Choice(FLIPS), default="long", show_default=True,
+              help="Duplex flip edge, as `pnp build --flip` (the print line names it).")
+@click.option("--printer-margin", type=click.FloatRange(0, MAX_PRINTER_MARGIN_MM), default=PRINTER_MARGIN_MM,
+              show_default=True, metavar="MM", help="As `pnp build --printer-margin`: the card sheets' margins.")
 @click.option("--findings", "only_findings", is_flag=True, help="List only the texts with a finding.")
 @click.option("--strict", is_flag=True, help="Exit 1 on text under the floor too (text.small).")
-def fit(game, lang, fmt, paper, only_findings, strict):
-    """Every printed text per language (cards, player aids, boards, the mat, parts, tuck boxes):
+def fit(game, lang, fmt, paper, layout, flip, printer_margin, only_findings, strict):
+    """Every printed text per language (cards, player aids, boards, the mat, parts, tuck boxes, and
+    the sheet text in the margins of card sheets, component pages and the calibration sheet):
     where it is, its key, its box (mm), the size it got against the size asked for (pt), its
     lines, and a finding when it prints under the pack's floor (pack.yaml text_floor_pt, default
-    6 pt: text.small) or does not fit even at its minimum size (text.fit).
+    6 pt: text.small) or does not fit even at its minimum size (text.fit; sheet text that fits no
+    margin is left off the page).
 
     Exit status 1 when any text does not fit or lacks glyphs (with --strict: or is under the floor)."""
     from pnp.i18n.fit import language_fit
+    from pnp.sheets.sprues import NoLayoutError
 
     pack = _load(game)
-    reports = [language_fit(pack, lang_, paper) for lang_ in _langs(pack, lang)]
-    bad = sum(len(r.problems) for r in reports) + (sum(len(r.findings) for r in reports) if strict else 0)
+    try:
+        reports = [language_fit(pack, lang_, paper, layout, flip, printer_margin) for lang_ in _langs(pack, lang)]
+    except NoLayoutError as error:
+        raise PnpError(f"{pack.id}: {error} (try another --paper or --layout, or a smaller --printer-margin)") \
+            from None
+    bad = sum(len(r.problems) for r in reports) + sum(1 for r in reports for _, f in r.findings
+                                                      if strict or f.code == "text.fit")
     if fmt == "json":
         click.echo(json.dumps({"game": pack.id, "paper": paper, "languages": [_fit_json(r, only_findings)
                                                                                for r in reports]},

@@ -17,11 +17,16 @@ string, that key; a composed string (a key plus a number...) is traced to the ke
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import NamedTuple
 
 from pnp.build import fit_issue, render_faces
 from pnp.errors import Problem, display_path
+from pnp.i18n import sheet as sheet_text
 from pnp.i18n.plurals import PluralText
 from pnp.pack import Pack
+from pnp.print_constants import PRINTER_MARGIN_MM
+from pnp.text import fonts
 from pnp.text.fitreport import TEXT_FIT, TEXT_SMALL, FitIssue, MeasuredBox
 
 SHOWN_CHARS = 70        # a longer text is shortened in the listing
@@ -106,6 +111,7 @@ class PrintedText:
     findings: list[Finding] = field(default_factory=list)
     also: list[str] = field(default_factory=list)   # other places with the same text in the same box
     contains: list[str] = field(default_factory=list)   # no one key: the keys whose text it holds ("{x}:")
+    dropped: bool = False             # sheet text that fits no margin: left off the page (text.fit)
 
     @property
     def text(self) -> str:
@@ -117,7 +123,7 @@ class PrintedText:
                 "box_mm": [round(box.box_mm[0], 2), round(box.box_mm[1], 2)], "size_pt": box.size_pt,
                 "nominal_pt": box.nominal_pt, "min_size_pt": box.min_size_pt, "font": box.font,
                 "lines": list(box.lines), "file": self.file, "line": self.line, "also": self.also,
-                "contains": self.contains,
+                "contains": self.contains, "dropped": self.dropped,
                 "findings": [f.to_dict() for f in self.findings]}
 
 
@@ -135,14 +141,17 @@ class LanguageFit:
         return [(text, finding) for text in self.texts for finding in text.findings]
 
 
-def language_fit(pack: Pack, lang: str, paper: str = "a4") -> LanguageFit:
-    """Lay out everything `pack` prints in `lang` on `paper` and measure every text."""
+def language_fit(pack: Pack, lang: str, paper: str = "a4", layout: str = "duplex", flip: str = "long",
+                 printer_margin: float = PRINTER_MARGIN_MM) -> LanguageFit:
+    """Lay out everything `pack` prints in `lang` on `paper` and measure every text (the card
+    sheets as `pnp build --layout --flip --printer-margin` prints them)."""
     from pnp.components.plan import has_components, plan_components
     from pnp.tuckbox import plan_tuckboxes
 
     floor = pack.text_floor_pt
     faces, problems = render_faces(pack, lang, drawings=False)
     printed = _card_texts(pack, lang, faces)
+    plan = None
     if has_components(pack):
         plan = plan_components(pack, lang, paper, mat=True)
         problems = problems + [p for p in plan.problems if p.code.startswith("text.")]
@@ -152,6 +161,7 @@ def language_fit(pack: Pack, lang: str, paper: str = "a4") -> LanguageFit:
         file = display_path(pack.root / "pack.yaml")
         printed += [PrintedText(lang, f"tuck box p{page + 1}", box.what, key, box, file, 0)
                     for page, box, key in boxes.boxes]
+    printed += sheet_margin_texts(pack, lang, faces, plan, paper, layout, flip, printer_margin)
     texts = _merged(printed)
     for text in texts:
         if not text.key:       # a composed text ("{legend}:", "1/7"): the keys it holds, if any
@@ -189,6 +199,89 @@ def _component_texts(pack: Pack, lang: str, plan) -> list[PrintedText]:
     return printed
 
 
+# ---- sheet text: the margins of card sheets, component pages and the calibration sheet
+
+class _Trim(NamedTuple):
+    trim_w: float
+    trim_h: float
+
+
+def sheet_margin_texts(pack: Pack, lang: str, faces, plan, paper: str, layout: str = "duplex", flip: str = "long",
+                       printer_margin: float = PRINTER_MARGIN_MM) -> list[PrintedText]:
+    """The sheet text of every page as the PDF writers place it: card sheets (one page per sheet
+    geometry and side stands for its run of sheets, labelled with the run's last, widest, sheet
+    number), every page of every component document (`plan`, when the pack has components), and
+    the calibration sheet."""
+    from pnp.components.core import Context
+    from pnp.components.plan import DOCUMENTS, page_instructions
+    from pnp.sheets.calibrate import plan_text
+    from pnp.sheets.info import measured
+    from pnp.sheets.parts import place_page_text
+    from pnp.sheets.pdfwriter import place_sheet_text, plan_sheets, sheet_texts, sides
+
+    font = fonts.register("regular")
+    direction = sheet_text.direction(lang)
+    printed: list[PrintedText] = []
+
+    name = pack.text_locations.get(lang, {}).get(pack.name)
+
+    def add(where: str, found) -> None:
+        for item, box in found:
+            file, line = _sheet_location(lang, item.key)
+            contains = _SHEET_PARTS.get(item.key, {}).get(layout, [])
+            if item.key in _LABELS:        # the game's name makes a page label long: its line is the one to change
+                contains = [pack.name]
+                if name:
+                    file, line = display_path(name[0]), name[1]
+            printed.append(PrintedText(lang, where, box.what, item.key, box, file, line, contains=contains,
+                                       dropped=box.overflow and box.size_pt is None))
+
+    cards = [_Trim(*pack.deck(card.deck).size_pt) for card, *_ in faces.cards]
+    if cards:
+        sheets = plan_sheets(cards, paper, layout, flip, printer_margin)
+        texts = sheet_texts(lang, sheet_text.card_instructions(lang))
+        title = sheet_text.t(lang, "sheet.title", game=pack.texts.get(lang, {}).get(pack.name, pack.id))
+        runs: dict[int, list[int]] = {}      # a geometry -> its sheets' numbers
+        for number, (_sprue, geo, _chunk) in enumerate(sheets, start=1):
+            runs.setdefault(id(geo), []).append(number)
+        for numbers in runs.values():
+            geo = sheets[numbers[0] - 1][1]
+            label = f"card sheet {numbers[0]}" if len(numbers) == 1 else f"card sheets {numbers[0]}-{numbers[-1]}"
+            for side in sides(layout):
+                placed, missing = place_sheet_text(geo, texts, side, layout, flip, numbers[-1], len(sheets), title,
+                                                   font, direction)
+                add(f"{label} {side} margin", measured(placed, missing, font))
+    if plan is not None:
+        instructions = page_instructions(Context(pack, lang, paper))
+        for document in DOCUMENTS:
+            pages = plan.documents.get(document) or []
+            for number, page in enumerate(pages, start=1):
+                label = instructions["label"].format(page=number, pages=len(pages), label=page.label)
+                placed, missing = place_page_text(paper, page.landscape, instructions["print"],
+                                                  instructions["test_bar"], label, font, direction)
+                add(f"{document} p{number} margin", measured(placed, missing, font))
+    for text in plan_text(paper, flip, lang):
+        file, line = _sheet_location(lang, text.key)
+        printed.append(PrintedText(lang, f"calibration sheet {text.side}", text.what, text.key, text.box, file, line))
+    return printed
+
+
+# a composed sheet text: the keys it holds, by layout
+_SHEET_PARTS = {"sheet.instructions": {"duplex": ["sheet.print", "sheet.duplex_long"],
+                                       "gutterfold": ["sheet.print", "sheet.gutterfold"]}}
+
+
+_LABELS = ("sheet.label", "components.page_label")
+
+
+def _sheet_location(lang: str, key: str) -> tuple[str, int]:
+    """Where the shared sheet text `key` is worded in `lang` (pnp/i18n/sheet/<lang>.yaml and line)."""
+    from pnp.i18n.lint import sheet_texts
+
+    found = sheet_texts(lang if sheet_text.has_language(lang) else sheet_text.SOURCE).get(key)
+    return (display_path(Path(found.file)), found.line) if found else ("", 0)
+
+
 def _merged(printed: list[PrintedText]) -> list[PrintedText]:
     """One row per text, box and size: a card back printed on forty cards is one row (`also`)."""
     rows: dict[tuple, PrintedText] = {}
@@ -213,8 +306,9 @@ def _findings(pack: Pack, text: PrintedText, floor: float) -> list[Finding]:
     w, h = box.box_mm
     key = text.key or ", ".join(text.contains)
     if box.overflow:
+        dropped = ": it is left off the page" if text.dropped else ""
         return [Finding(TEXT_FIT, f"{box.text!r} does not fit its {w:.1f}x{h:.1f} mm box even at "
-                                  f"{box.min_size_pt or 0:g} pt", file, line, key)]
+                                  f"{box.min_size_pt or 0:g} pt{dropped}", file, line, key)]
     if box.size_pt is not None and box.size_pt < floor - 1e-9:
         return [Finding(TEXT_SMALL, f"{box.text!r} prints at {box.size_pt:g} pt in its {w:.1f}x{h:.1f} mm box, "
                                     f"under the pack's {floor:g} pt floor", file, line, key)]

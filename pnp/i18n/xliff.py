@@ -1,5 +1,6 @@
-"""XLIFF 1.2 export and import through translate-toolkit (the `xliff` extra), the second format
-for translators whose tools (memoQ, Trados, OmegaT, Crowdin, Weblate...) prefer it to PO.
+"""XLIFF export and import through translate-toolkit (the `xliff` extra; it writes XLIFF 1.1,
+the version its xlifffile declares, and reads 1.1 and 1.2), the second format for translators whose tools (memoQ, Trados, OmegaT,
+Crowdin, Weblate...) prefer it to PO.
 
 Export writes the PO catalog of each language (pnp.i18n.po.build_catalog) as translate-toolkit's
 PO-flavoured XLIFF (`translate.storage.poxliff`, what its po2xliff writes and Pootle/Weblate read):

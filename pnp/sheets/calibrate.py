@@ -31,7 +31,10 @@ from pnp.sheets.impose import mirror_axis, mirror_rect
 from pnp.sheets.info import draw_text
 from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, new_canvas, safe_clip, sheet_font
 from pnp.sheets.sprues import paper_size_pt
-from pnp.units import mm
+from pnp.text import fonts, hyphenate
+from pnp.text.fitreport import MeasuredBox
+from pnp.text.layout import PT_TO_MM, layout
+from pnp.units import mm, pt_to_mm
 
 # The English texts (pnp/i18n/sheet/en.yaml, calibrate.*); `lang` picks the shared string pack's
 # language by default, `texts=` replaces any key. Lines may use {flip} (or the older {edge}): the
@@ -41,7 +44,12 @@ _CROSS_MM = 12.0      # long arms: they still cross the shifted scales with a fe
 _SCALE_SHIFT_MM = 6.0
 _RING_MM = 2.5
 _TEXT_PT = 7.0
+SQUARE_KEY = "calibrate.test_bar"
+_LINE_STEP = 1.4           # baseline to baseline, in font sizes
+_TEXT_MARGIN_MM = 12.0     # the instructions' first baseline below the top edge, and their side margins
+_TEXT_BOTTOM_MM = 46.0     # ... and their floor, from the top: the top targets' arms reach 48 mm down
 _SQUARE_BOTTOM_MM = 12.0
+_SQUARE_LABEL_MM = 5.0    # the room a side's label has across the side, inside the square
 
 
 @dataclass(frozen=True)
@@ -100,28 +108,87 @@ def measuring_square(paper: str = "a4") -> tuple[float, float, float, float]:
     return (w / 2 - side / 2, mm(_SQUARE_BOTTOM_MM), w / 2 + side / 2, mm(_SQUARE_BOTTOM_MM) + side)
 
 
-def _draw_test_square(canvas: Canvas, paper: str, label: str, font: str, direction: str) -> None:
+def _draw_test_square(canvas: Canvas, paper: str, label: CalibrationText, font: str, direction: str) -> None:
     """A TEST_BAR_MM square, its bottom and left sides labelled: measure both with a ruler."""
     x0, y0, x1, y1 = measuring_square(paper)
+    size = label.box.size_pt or _TEXT_PT
     canvas.saveState()
     canvas.setStrokeColorRGB(0, 0, 0)
     canvas.setLineWidth(pc.TEST_BAR_WIDTH_PT)
     canvas.setLineJoin(0)   # mitred corners: the outline is exactly TEST_BAR_MM a side (on its centre line)
     canvas.rect(x0, y0, x1 - x0, y1 - y0, stroke=1, fill=0)
     canvas.setFillGray(pc.SHEET_TEXT_GRAY)
-    draw_text(canvas, (x0 + x1) / 2, y0 + mm(2), label, font, _TEXT_PT, direction, "middle")
-    canvas.translate(x0 + mm(2) + _TEXT_PT * 0.8, (y0 + y1) / 2)
+    draw_text(canvas, (x0 + x1) / 2, y0 + mm(2), label.box.text, font, size, direction, "middle")
+    canvas.translate(x0 + mm(2) + size * 0.8, (y0 + y1) / 2)
     canvas.rotate(90)       # reads bottom to top along the left side
-    draw_text(canvas, 0, 0, label, font, _TEXT_PT, direction, "middle")
+    draw_text(canvas, 0, 0, label.box.text, font, size, direction, "middle")
     canvas.restoreState()
+
+
+@dataclass(frozen=True)
+class CalibrationText:
+    """One text of the calibration sheet as it is printed: laid out by the text layer in its box
+    (wrapped, then shrunk down to SHEET_TEXT_MIN_PT), with where its lines go."""
+
+    side: str                      # "front" or "back"
+    key: str                       # its sheet text key ("calibrate.front_1")
+    what: str                      # "instructions line 1", "test square label"
+    box: MeasuredBox               # its box, size and lines (for the fit report)
+    x: float                       # points: the lines' start (left; right in a right-to-left language)
+    baselines: tuple[float, ...]   # points, one per printed line
+
+
+def _texts(lang: str, texts: dict | None) -> dict:
+    return {**DEFAULT_TEXTS, **(sheet_text.calibration_texts(lang) if sheet_text.has_language(lang) else {}),
+            **(texts or {})}
+
+
+def plan_text(paper: str = "a4", flip: str = "long", lang: str = "en", texts: dict | None = None) -> list[CalibrationText]:
+    """Every text of both pages, measured: the instructions in a block _TEXT_MARGIN_MM inside the
+    top and sides, above the targets (a line too long for the width wraps; when the block runs
+    out, it shrinks), and the test square's label inside the square's side."""
+    t = _texts(lang, texts)
+    direction = sheet_text.direction(lang)
+    w, h = paper_size_pt(paper)
+    width_mm = pt_to_mm(w) - 2 * _TEXT_MARGIN_MM
+    ascent, _ = fonts.vertical_metrics("regular")
+    bottom = h - mm(_TEXT_BOTTOM_MM)
+    x = w - mm(_TEXT_MARGIN_MM) if direction == "rtl" else mm(_TEXT_MARGIN_MM)
+    side_mm = pc.TEST_BAR_MM - 4.0                 # the label, 2 mm clear of either corner
+    planned = []
+    with hyphenate.using(lang):
+        for side in ("front", "back"):
+            y = h - mm(_TEXT_MARGIN_MM)
+            for number, line in enumerate(t[side], start=1):
+                text = line.format(edge=t[flip], flip=t[flip])
+                box_h = max(pt_to_mm(y - bottom) + _TEXT_PT * PT_TO_MM * ascent, 0.0)
+                got = layout(text, "regular", width_mm, box_h, _TEXT_PT, pc.SHEET_TEXT_MIN_PT,
+                             _LINE_STEP, None, direction)
+                baselines = tuple(y - i * got.size_pt * _LINE_STEP for i in range(len(got.lines)))
+                planned.append(CalibrationText(side, f"calibrate.{side}_{number}", f"instructions line {number}",
+                                               _measured(text, (width_mm, box_h), got, "instructions"), x,
+                                               baselines))
+                y = baselines[-1] - got.size_pt * _LINE_STEP if baselines else y
+            label = t["test_bar"]
+            got = layout(label, "regular", side_mm, _SQUARE_LABEL_MM, _TEXT_PT, pc.SHEET_TEXT_MIN_PT, 1.2, 1,
+                         direction)
+            planned.append(CalibrationText(side, SQUARE_KEY, "test square label",
+                                           _measured(label, (side_mm, _SQUARE_LABEL_MM), got, "test square label"),
+                                           0.0, ()))
+    return planned
+
+
+def _measured(text: str, box_mm: tuple[float, float], got, what: str) -> MeasuredBox:
+    return MeasuredBox(text, box_mm, got.size_pt, "regular", what, _TEXT_PT, pc.SHEET_TEXT_MIN_PT, got.lines,
+                       got.overflow)
 
 
 def write_calibration_pdf(path, paper: str = "a4", flip: str = "long", *, font: str | None = None,
                           lang: str = "en", texts: dict | None = None) -> list[CalibrationTarget]:
     if flip not in DUPLEX_PREF:
         raise ValueError(f"unknown flip {flip!r}: use 'long' or 'short'")
-    t = {**DEFAULT_TEXTS, **(sheet_text.calibration_texts(lang) if sheet_text.has_language(lang) else {}),
-         **(texts or {})}
+    t = _texts(lang, texts)
+    planned = plan_text(paper, flip, lang, texts)
     direction = sheet_text.direction(lang)
     rtl = direction == "rtl"
     w, h = paper_size_pt(paper)
@@ -142,13 +209,14 @@ def write_calibration_pdf(path, paper: str = "a4", flip: str = "long", *, font: 
                 else:
                     _scale(canvas, *target.back, target.name, font)
             canvas.setFont(font, _TEXT_PT)
-            y = h - mm(12)
-            for line in t[side]:         # right-aligned in a right-to-left language
-                text = line.format(edge=t[flip], flip=t[flip])
-                draw_text(canvas, w - mm(12) if rtl else mm(12), y, text, font, _TEXT_PT, direction,
-                          "end" if rtl else "start")
-                y -= _TEXT_PT * 1.4
-            _draw_test_square(canvas, paper, t["test_bar"], font, direction)
+            for text in planned:
+                if text.side != side:
+                    continue
+                if text.key == SQUARE_KEY:
+                    _draw_test_square(canvas, paper, text, font, direction)
+                for line, baseline in zip(text.box.lines, text.baselines):   # right-aligned if right to left
+                    draw_text(canvas, text.x, baseline, line, font, text.box.size_pt or _TEXT_PT, direction,
+                              "end" if rtl else "start")
             canvas.restoreState()
             canvas.showPage()
         canvas.save()

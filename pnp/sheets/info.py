@@ -22,7 +22,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp import print_constants as pc
 from pnp.sheets.impose import InfoBox
-from pnp.units import mm
+from pnp.text.fitreport import MIN_PRINTED_PT, MeasuredBox
+from pnp.units import mm, pt_to_mm
 
 _UNBOUNDED_MM = 1e5
 
@@ -33,6 +34,8 @@ class Item:
     text: str          # the text, or the bar's label ("50 mm")
     prefer: str        # the side tried first: "top", "bottom", "left" or "right"
     axis: str = ""     # a bar that must run along "x" (a top/bottom box) or "y" (a side box); "" either
+    key: str = ""      # the sheet text key it comes from ("sheet.print"), for the fit report
+    what: str = ""     # what it is, in the fit report ("print line", "page label", "test bar label (x)")
 
     def fits_box(self, box: InfoBox) -> bool:
         return not self.axis or box.vertical == (self.axis == "y")
@@ -45,6 +48,16 @@ class Placed:
     offset: float      # along the box, from its start
     length: float
     size: float        # font size
+    room: float = 0.0  # the free length along the box it was fitted into (points)
+
+
+@dataclass(frozen=True)
+class Missed:
+    """An item that fits no box even at SHEET_TEXT_MIN_PT: it is not drawn (a warning)."""
+
+    item: Item
+    box: InfoBox | None   # the roomiest box it was tried in (None: no box takes its axis)
+    room: float           # the free length that box had left (points)
 
 
 # ---- text through the project's text layer
@@ -129,7 +142,7 @@ def _depth_needed(size: float, font: str, text: str = "", direction: str = "auto
 def _fit(item: Item, length: float, depth: float, font: str, direction: str = "auto") -> tuple[float, float] | None:
     """(font size, length used) for the item in a free length x depth area, or None."""
     size = pc.SHEET_TEXT_PT
-    extra = mm(pc.TEST_BAR_MM) + mm(1.5) if item.kind == "bar" else 0.0
+    extra = _bar_room(item)
     for _ in range(2):  # shrink for length, then re-check depth
         width = text_width(item.text, font, size, direction)
         if extra + width > length:
@@ -147,33 +160,62 @@ def _fit(item: Item, length: float, depth: float, font: str, direction: str = "a
 
 
 def place_items(items: list[Item], boxes: tuple[InfoBox, ...], font: str,
-                direction: str = "auto") -> tuple[list[Placed], list[Item]]:
-    """Greedy: each item goes into the first box (its preferred side first) with room left.
-    direction="rtl": the items of each box run from its far end (mirrored order)."""
+                direction: str = "auto") -> tuple[list[Placed], list[Missed]]:
+    """Greedy: each item goes into the first box (its preferred side first) with room left for it
+    at MIN_PRINTED_PT or more, else into the box where it prints largest.
+    direction="rtl": the items of each box run from its far end (mirrored order). An item that fits
+    no box is `Missed`, with the roomiest box it was tried in (for the fit report)."""
     used = {b: 0.0 for b in boxes}
     spacing = mm(pc.SHEET_ITEM_SPACING_MM)
     placed: list[Placed] = []
-    missing: list[Item] = []
+    missing: list[Missed] = []
     for item in items:
         order = sorted((b for b in boxes if item.fits_box(b)), key=lambda b: (b.side != item.prefer, boxes.index(b)))
+        rooms = []
+        best: Placed | None = None
         for box in order:
             start = used[box] + (spacing if used[box] else 0.0)
+            rooms.append((box.length - start, box))
             fit = _fit(item, box.length - start, box.depth, font, direction)
-            if fit:
-                size, length = fit
-                placed.append(Placed(item, box, start, length, size))
-                used[box] = start + length
-                break
+            if fit and (best is None or fit[0] > best.size + 1e-9):
+                best = Placed(item, box, start, fit[1], fit[0], box.length - start)
+                if fit[0] >= MIN_PRINTED_PT - 1e-9:
+                    break       # readable: the first such box; else the box it prints largest in
+        if best is not None:
+            placed.append(best)
+            used[best.box] = best.offset + best.length
         else:
-            missing.append(item)
+            room, box_ = max(rooms, key=lambda r: (r[0] * r[1].depth, -order.index(r[1])), default=(0.0, None))
+            missing.append(Missed(item, box_, max(room, 0.0)))
     # Centre each box's items as a group along the box.
     centred = []
     for p in placed:
         offset = p.offset + (p.box.length - used[p.box]) / 2
         if direction == "rtl" and not p.box.vertical:
             offset = p.box.length - offset - p.length
-        centred.append(Placed(p.item, p.box, offset, p.length, p.size))
+        centred.append(Placed(p.item, p.box, offset, p.length, p.size, p.room))
     return centred, missing
+
+
+def _bar_room(item: Item) -> float:
+    """What a test bar takes of its item's length before its label (points)."""
+    return mm(pc.TEST_BAR_MM) + mm(1.5) if item.kind == "bar" else 0.0
+
+
+def measured(placed: list[Placed], missing: list[Missed], font: str) -> list[tuple[Item, MeasuredBox]]:
+    """Each item's text as the fit report sees it: its box is the free length it was fitted into
+    (less its test bar) by the margin's depth, in mm along the text; the size it got against
+    SHEET_TEXT_PT; an item that fits nowhere overflows (and is not drawn)."""
+    found = []
+    for p in placed:
+        box_mm = (pt_to_mm(p.room - _bar_room(p.item)), pt_to_mm(p.box.depth))
+        found.append((p.item, MeasuredBox(p.item.text, box_mm, round(p.size, 2), text_style(p.item.text, font),
+                                          p.item.what, pc.SHEET_TEXT_PT, pc.SHEET_TEXT_MIN_PT, (p.item.text,))))
+    for m in missing:
+        room = (pt_to_mm(max(m.room - _bar_room(m.item), 0.0)), pt_to_mm(m.box.depth)) if m.box else (0.0, 0.0)
+        found.append((m.item, MeasuredBox(m.item.text, room, None, text_style(m.item.text, font), m.item.what,
+                                          pc.SHEET_TEXT_PT, pc.SHEET_TEXT_MIN_PT, (), overflow=True)))
+    return found
 
 
 def draw_placed(canvas: Canvas, placed: list[Placed], font: str,

@@ -20,7 +20,7 @@ from pnp import print_constants as pc
 from pnp.components import style as st
 from pnp.i18n import sheet as sheet_text
 from pnp.sheets.impose import InfoBox
-from pnp.sheets.info import Item, draw_placed, place_items
+from pnp.sheets.info import Item, Missed, Placed, draw_placed, place_items
 from pnp.sheets.pdfcommon import atomic_path, clip_rect, new_canvas, safe_clip, sheet_font
 from pnp.units import mm
 
@@ -167,12 +167,21 @@ def write_parts_pdf(path, pages: list[PartsPage], *, paper: str = "a4", title: s
 
 
 def _sheet_text(canvas, paper, landscape, print_text, bar_text, label, font, warnings, number, direction="ltr"):
+    placed, missing = place_page_text(paper, landscape, print_text, bar_text, label, font, direction)
+    bars = draw_placed(canvas, placed, font, direction)
+    warnings.extend(f"page {number}: no room for {m.item.text!r}" for m in missing)
+    return tuple(tuple(b) for b in bars)
+
+
+def place_page_text(paper: str, landscape: bool, print_text: str, bar_text: str, label: str, font: str,
+                    direction: str = "ltr") -> tuple[list[Placed], list[Missed]]:
+    """A page's margin text in the strips above and below the content area: the instruction line
+    at the top, the test bar and the page label at the bottom (also read by the fit report)."""
     w, h = paper_size(paper, landscape)
     m, strip = st.PRINTABLE_MARGIN_MM, st.INFO_STRIP_MM
     top = InfoBox((mm(m), mm(h - m - strip), mm(w - m), mm(h - m)), "top", False)
     bottom = InfoBox((mm(m), mm(m), mm(w - m), mm(m + strip)), "bottom", False)
-    items = [Item("text", print_text, "top"), Item("bar", bar_text, "bottom"), Item("text", label, "bottom")]
-    placed, missing = place_items(items, (top, bottom), font, direction)
-    bars = draw_placed(canvas, placed, font, direction)
-    warnings.extend(f"page {number}: no room for {item.text!r}" for item in missing)
-    return tuple(tuple(b) for b in bars)
+    items = [Item("text", print_text, "top", "", "components.print", "print line"),
+             Item("bar", bar_text, "bottom", "", "components.test_bar", "test bar label"),
+             Item("text", label, "bottom", "", "components.page_label", "page label")]
+    return place_items(items, (top, bottom), font, direction)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy as _copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 from reportlab import rl_config
 from reportlab.graphics import renderPDF
@@ -20,15 +21,29 @@ from pnp import print_constants as pc
 from pnp.i18n import sheet as sheet_text
 from pnp.sheets.calibrate import write_calibration_pdf  # noqa: F401  (re-exported for the CLI)
 from pnp.sheets.impose import Rect, SheetGeometry, Slot, impose
-from pnp.sheets.info import Item, draw_placed, place_items
+from pnp.sheets.info import Item, Missed, Placed, draw_placed, place_items
 from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, clip_rect, new_canvas, safe_clip, sheet_font
 from pnp.sheets.sprues import LAYOUTS, Sprue, find_sprue
+from pnp.text.fitreport import MIN_PRINTED_PT
 from pnp.units import mm, pt_to_mm
 
 # The English sheet text (pnp/i18n/sheet/en.yaml); `instructions=` replaces any of these keys, and a
 # `lang` the shared string pack has gives that language's text by default.
 DEFAULT_INSTRUCTIONS: dict[str, str] = sheet_text.card_instructions("en")
 _SIZE_TOLERANCE_PT = 0.5
+
+
+class _Trimmed(Protocol):
+    """What the sheet plan needs of a card: its trim size in points."""
+
+    @property
+    def trim_w(self) -> float: ...
+
+    @property
+    def trim_h(self) -> float: ...
+
+
+T = TypeVar("T", bound=_Trimmed)
 
 
 @dataclass(frozen=True)
@@ -214,9 +229,9 @@ def _shift(rect, dx: float, dy: float):
     return (rect[0] + dx, rect[1] + dy, rect[2] + dx, rect[3] + dy)
 
 
-def _group_by_size(cards: list[SheetCard]) -> list[list[SheetCard]]:
+def _group_by_size(cards: list[T]) -> list[list[T]]:
     """Cards of one trim size share sheets (in order of first appearance); sizes never mix."""
-    groups: dict[tuple[float, float], list[SheetCard]] = {}
+    groups: dict[tuple[float, float], list[T]] = {}
     for card in cards:
         groups.setdefault((round(card.trim_w, 2), round(card.trim_h, 2)), []).append(card)
     return list(groups.values())
@@ -256,13 +271,7 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
         raise ValueError(f"unknown layout {layout!r}: use one of {', '.join(LAYOUTS)}")
     if flip not in DUPLEX_PREF:
         raise ValueError(f"unknown flip {flip!r}: use 'long' or 'short'")
-    texts = dict(DEFAULT_INSTRUCTIONS)
-    unknown = set(instructions or {}) - set(texts)
-    if unknown:
-        raise ValueError(f"unknown instruction keys {sorted(unknown)}: known are {sorted(texts)}")
-    if sheet_text.has_language(lang):
-        texts.update(sheet_text.card_instructions(lang))
-    texts.update(instructions or {})
+    texts = sheet_texts(lang, instructions)
     direction = sheet_text.direction(lang)
     if not cards:
         raise ValueError("no cards to print")
@@ -270,20 +279,7 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
         _check_face(card.front, card)
         _check_face(card.back, card)
 
-    # Plan every sheet first so labels can say "sheet 3/11".
-    plan: list[tuple[Sprue, SheetGeometry, list[SheetCard]]] = []
-    geometries: dict[tuple[str, int, int], SheetGeometry] = {}
-    for group in _group_by_size(cards):
-        sprue = find_sprue(group[0].trim_w, group[0].trim_h, paper, layout, printer_margin)
-        for i in range(0, len(group), sprue.capacity):
-            chunk = group[i:i + sprue.capacity]
-            key = (sprue.id, sprue.capacity, len(chunk))      # full sheets share one geometry
-            if key not in geometries:
-                geometries[key] = impose(sprue, flip, filled=len(chunk), printer_margin_mm=printer_margin)
-            plan.append((sprue, geometries[key], chunk))
-
-    duplex_text = texts["duplex_long"] if flip == "long" else texts["duplex_short"]
-    how = texts["gutterfold"] if layout == "gutterfold" else duplex_text
+    plan = plan_sheets(cards, paper, layout, flip, printer_margin)
     back_shift = (mm(back_offset[0]), mm(back_offset[1]))
     report = SheetReport()
     pages_written = 0
@@ -292,13 +288,11 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                             duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip], font=font)
         forms = _Forms(canvas)
         for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
-            for side in (["gutterfold"] if layout == "gutterfold" else ["front", "back"]):
-                side_name = texts["gutterfold_side"] if side == "gutterfold" else texts[side]
-                label = texts["label"].format(title=title or "pnp", sheet=n, sheets=len(plan), side=side_name)
+            for side in sides(layout):
                 shift = back_shift if side == "back" else (0.0, 0.0)
-                page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, (texts["print"], how, label,
-                                  texts["test_bar"], texts["instructions"]), font, report.warnings, direction,
-                                  printer_margin)
+                text = place_sheet_text(geo, texts, side, layout, flip, n, len(plan), title, font, direction)
+                page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, text, font, report.warnings,
+                                  direction, printer_margin)
                 if page_reports:
                     report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w,
                                                    geo.page_h, *page))
@@ -314,9 +308,10 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
 
 
 def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[SheetCard], side: str,
-               shift: tuple[float, float], texts: tuple[str, str, str, str, str], font: str, warnings: list[str],
+               shift: tuple[float, float], text: tuple[list[Placed], list[Missed]], font: str, warnings: list[str],
                direction: str = "ltr", printer_margin: float = pc.PRINTER_MARGIN_MM):
-    """One page: faces, crop marks, fold line, sheet text. Returns (placed cards, marks, test bars)."""
+    """One page: faces, crop marks, fold line, sheet text (`text`: place_sheet_text's). Returns
+    (placed cards, marks, test bars)."""
     canvas.setPageSize((geo.page_w, geo.page_h))
     faces = [c.back if side == "back" else c.front for c in cards]
     faces += [c.back for c in cards] if side == "gutterfold" else []
@@ -336,16 +331,73 @@ def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[Sh
     if geo.fold:
         _draw_fold(canvas, geo.fold)
 
-    print_text, how, label, bar_text, joined = texts
-    # the label tries the top first: beside the bar it would crowd the bar's ticks against the marks
-    bar_and_label = [Item("bar", bar_text, "bottom", "x"), Item("bar", bar_text, "left", "y"),
-                     Item("text", label, "top")]
-    info, missing = place_items([Item("text", joined.format(print=print_text, how=how), "top")] + bar_and_label,
-                                geo.info, font, direction)
-    if missing:  # small margins: the instruction may fit as two pieces
-        info, missing = place_items([Item("text", print_text, "top"), Item("text", how, "top")] + bar_and_label,
-                                    geo.info, font, direction)
+    info, missing = text
     bars = draw_placed(canvas, info, font, direction)
-    warnings.extend(f"page {canvas.getPageNumber()}: no room for {item.text!r}" for item in missing)
+    warnings.extend(f"page {canvas.getPageNumber()}: no room for {m.item.text!r}" for m in missing)
     canvas.restoreState()
     return tuple(placed), marks, tuple(bars)
+
+
+# ---- the plan of the sheets and their margin text (also read by the fit report, pnp.i18n.fit)
+
+def sheet_texts(lang: str, instructions: dict | None = None) -> dict[str, str]:
+    """The sheet text of a cards PDF in `lang` (the shared string pack's, English for a language it
+    lacks), with `instructions` replacing any key of DEFAULT_INSTRUCTIONS."""
+    texts = dict(DEFAULT_INSTRUCTIONS)
+    unknown = set(instructions or {}) - set(texts)
+    if unknown:
+        raise ValueError(f"unknown instruction keys {sorted(unknown)}: known are {sorted(texts)}")
+    if sheet_text.has_language(lang):
+        texts.update(sheet_text.card_instructions(lang))
+    texts.update(instructions or {})
+    return texts
+
+
+def plan_sheets(cards: list[T], paper: str, layout: str, flip: str,
+                printer_margin: float = pc.PRINTER_MARGIN_MM) -> list[tuple[Sprue, SheetGeometry, list[T]]]:
+    """Every sheet of `cards` (anything with trim_w and trim_h in points): its sprue, geometry and
+    cards, planned before anything is drawn so that labels can say "sheet 3/11"."""
+    plan: list[tuple[Sprue, SheetGeometry, list[T]]] = []
+    geometries: dict[tuple[str, int, int], SheetGeometry] = {}
+    for group in _group_by_size(cards):
+        sprue = find_sprue(group[0].trim_w, group[0].trim_h, paper, layout, printer_margin)
+        for i in range(0, len(group), sprue.capacity):
+            chunk = group[i:i + sprue.capacity]
+            key = (sprue.id, sprue.capacity, len(chunk))      # full sheets share one geometry
+            if key not in geometries:
+                geometries[key] = impose(sprue, flip, filled=len(chunk), printer_margin_mm=printer_margin)
+            plan.append((sprue, geometries[key], chunk))
+    return plan
+
+
+def sides(layout: str) -> list[str]:
+    return ["gutterfold"] if layout == "gutterfold" else ["front", "back"]
+
+
+def place_sheet_text(geo: SheetGeometry, texts: dict[str, str], side: str, layout: str, flip: str, sheet: int,
+                     sheets: int, title: str, font: str, direction: str) -> tuple[list[Placed], list[Missed]]:
+    """The margin text of one page, fitted into the geometry's free margin boxes: the instruction
+    line (in two pieces when the margins are too small for one), the page label and the two test
+    bars' labels. Each item says which sheet text key it prints (for the fit report)."""
+    how_key = "gutterfold" if layout == "gutterfold" else f"duplex_{flip}"
+    how = texts[how_key]
+    side_name = texts["gutterfold_side"] if side == "gutterfold" else texts[side]
+    label = texts["label"].format(title=title or "pnp", sheet=sheet, sheets=sheets, side=side_name)
+    # the label tries the top first: beside the bar it would crowd the bar's ticks against the marks
+    bar_and_label = [Item("bar", texts["test_bar"], "bottom", "x", "sheet.test_bar", "test bar label (x)"),
+                     Item("bar", texts["test_bar"], "left", "y", "sheet.test_bar", "test bar label (y)"),
+                     Item("text", label, "top", "", "sheet.label", "page label")]
+    joined = Item("text", texts["instructions"].format(print=texts["print"], how=how), "top", "",
+                  "sheet.instructions", "print line")
+    whole = place_items([joined] + bar_and_label, geo.info, font, direction)
+    if not whole[1] and _smallest(whole[0]) >= MIN_PRINTED_PT - 1e-9:
+        return whole
+    # small margins: the instruction in two pieces, when that leaves out less or prints larger
+    pieces = [Item("text", texts["print"], "top", "", "sheet.print", "print line"),
+              Item("text", how, "top", "", f"sheet.{how_key}", "print line (how)")]
+    split = place_items(pieces + bar_and_label, geo.info, font, direction)
+    return min(whole, split, key=lambda found: (len(found[1]), -_smallest(found[0])))
+
+
+def _smallest(placed: list[Placed]) -> float:
+    return min((p.size for p in placed), default=0.0)

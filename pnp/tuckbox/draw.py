@@ -14,6 +14,7 @@ from typing import Any
 from pnp.components import style as st
 from pnp.components.svgkit import Sketch, sketch_face, text_markup
 from pnp.sheets.pdfcommon import atomic_path, clip_rect, new_canvas
+from pnp.text import digits
 from pnp.text.fitreport import FitReport
 from pnp.tuckbox.geometry import MmRect, Part, Piece
 from pnp.tuckbox.pages import STRIP_MM, PageSpec, Placed
@@ -132,7 +133,13 @@ def _optional(s: Sketch, text: str, x: float, y: float, w: float, h: float, font
 
 def _strips(s: Sketch, page: PageSpec, strip: StripText, margin: float) -> None:
     """Top: the print instruction (start side) and the cut/fold/glue legend (end side). Bottom:
-    the 50 mm test bar (start side) and the page label (end side)."""
+    the 50 mm test bar (start side) and the page label (end side). Sheet text, so Latin digits
+    whatever the build's digits option, like the card sheets' and parts pages' (docs/text.md)."""
+    with digits.using(None):
+        _draw_strips(s, page, strip, margin)
+
+
+def _draw_strips(s: Sketch, page: PageSpec, strip: StripText, margin: float) -> None:
     left, width = margin, page.width - 2 * margin
     rtl = s.direction == "rtl"
 

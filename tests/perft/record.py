@@ -27,10 +27,12 @@ from pnp.engines.core import Rng, get_game  # noqa: E402
 NODE_BUDGET = 3_000       # depth d is recorded when depth d - 1 has at most this many nodes
 
 _OLD = "finish-round,home-zone"
+_CIM = "map=classic,adjacent,bell-ignores"
 POSITIONS = {
     "zombie-run": [(3, 1, "", 0), (5, 2, "", 0), (4, 3, "", 12), (6, 4, "", 40), (7, 5, "", 50),
                    (3, 6, "", 25)],
-    "cimiterio": [(1, 1, "", 0), (2, 2, "", 0), (3, 3, "", 7), (4, 4, "", 20), (2, 5, "", 30)],
+    # recorded under the map and readings of the time, since issue 15 the alternatives named here
+    "cimiterio": [(1, 1, _CIM, 0), (2, 2, _CIM, 0), (3, 3, _CIM, 7), (4, 4, _CIM, 20), (2, 5, _CIM, 30)],
     # recorded under the defaults of the time, since issue 15 the variants finish-round, home-zone
     "zombies-vs-vampires": [(2, 1, _OLD, 0), (3, 2, _OLD, 0), (4, 3, _OLD, 30), (2, 4, _OLD, 200),
                             (3, 5, _OLD, 500), (2, 6, "exact," + _OLD, 60),

@@ -107,7 +107,8 @@ def fast_shuffle(rng: Rng, items: list) -> None:
         return
     seed = rng.next64().to_bytes(8, "little")
     need = 4 * n
-    buf = b"".join(blake2b(seed + i.to_bytes(2, "little"), digest_size=64).digest()
-                   for i in range((need + 63) // 64))
+    buf = b"".join([blake2b(seed + i.to_bytes(2, "little"), digest_size=64).digest()
+                    for i in range((need + 63) // 64)])
     keys = unpack(f"<{n}I", buf[:need])
-    items[:] = [items[i] for i in sorted(range(n), key=keys.__getitem__)]
+    # the permutation applied by map (a C loop: set-up and every reshuffle run this)
+    items[:] = map(items.__getitem__, sorted(range(n), key=keys.__getitem__))

@@ -50,19 +50,30 @@ class Legality(Turns):
             return plays[:]
         SPECIALS = self.SPECIALS
         specials: list[int] = []
-        R = self.ROACH
         iok = self._iok
         zok = self._zok & own
-        for t in set(self.hands[p]):
-            seats = acc[t]                                  # Z5
-            if t < S:
-                plays += PLAYS[t][seats & own]              # Z3: an item onto your own table
-                # Z11: onto another's, Z12: not its 5th item unless its zombie is there (Z4)
-                specials += SPECIALS[t][seats & others & (iok | ~acc[t + S])]
-            else:
-                plays += PLAYS[t][seats & others]           # Z3: a zombie onto another's
-                # Z11: onto your own, Z12: not your 5th zombie unless it cancels an item (Z4)
-                specials += SPECIALS[t][seats & own & (zok if t == R else zok | ~acc[t - S])]
+        if zok and not others & ~iok:
+            # Z12 binds nobody (no other table at 4 items, yours below 4 zombies), the common
+            # case: the loop below with its Z12 terms left out, as they are all ones here
+            for t in set(self.hands[p]):
+                if t < S:
+                    plays += PLAYS[t][acc[t] & own]
+                    specials += SPECIALS[t][acc[t] & others]
+                else:
+                    plays += PLAYS[t][acc[t] & others]
+                    specials += SPECIALS[t][acc[t] & own]
+        else:
+            R = self.ROACH
+            for t in set(self.hands[p]):
+                seats = acc[t]                              # Z5
+                if t < S:
+                    plays += PLAYS[t][seats & own]          # Z3: an item onto your own table
+                    # Z11: onto another's, Z12: not its 5th item unless its zombie is there (Z4)
+                    specials += SPECIALS[t][seats & others & (iok | ~acc[t + S])]
+                else:
+                    plays += PLAYS[t][seats & others]       # Z3: a zombie onto another's
+                    # Z11: onto your own, Z12: not your 5th zombie unless it cancels an item (Z4)
+                    specials += SPECIALS[t][seats & own & (zok if t == R else zok | ~acc[t - S])]
         if not plays:                                       # no normal play possible: Z6
             specials.append(self._z6_move())
         plays += specials

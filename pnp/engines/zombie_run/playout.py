@@ -3,12 +3,15 @@
 ``playout`` plays exactly the moves of ``random_move`` + ``push`` (tested): the same sampler and
 the same rules and turn flow (``_apply``). The kernel only does without what a playout does not
 need: undo records, and the per-move logs of fired rules and stats (for ``pop``).
+``random_playout`` (the core's throughput definition: the whole ``legal_moves()`` list every
+ply, one move picked by ``Rng.randbelow``) does without the same, and reaches the state the
+core's ``push`` loop reaches (tested).
 """
 from __future__ import annotations
 
 import random
 
-from pnp.engines.core import Outcome
+from pnp.engines.core import Outcome, Rng
 from pnp.engines.zombie_run.legality import Legality
 from pnp.engines.zombie_run.moves import SPECIAL
 from pnp.engines.zombie_run.rules import PH_LIVING
@@ -38,6 +41,28 @@ class Playout(Legality):
         self._legal_memo = None             # random_move may list moves on the way
         assert self._outcome is not None
         return self._outcome
+
+    def random_playout(self, rng: Rng) -> int:
+        """The core's ``random_playout`` (``legal_moves()`` every ply, the move
+        ``rng.randbelow(len)`` of it, applied to the end) without undo records: ``_apply``, the
+        rules and turn flow of ``push``, applies the move; the one-move check is not needed (the
+        move was just generated in this position). The undo history is cleared and the per-move
+        logs of fired rules and stats, which only ``pop`` reads, are dropped."""
+        self._undo.clear()
+        self.move_stack.clear()
+        legal = self.legal_moves
+        apply = self._apply
+        pick = rng.randbelow
+        n = 0
+        while self._outcome is None:
+            moves = legal()
+            apply(moves[pick(len(moves))])
+            n += 1
+        self.ply += n
+        self._legal_memo = None
+        self._fire_log = []
+        self._count_log = []
+        return n
 
     def _playout_kernel(self, rnd) -> None:
         """The loop of ``playout``: ``random_move`` (its living-player sampler on a list of the

@@ -157,7 +157,13 @@ class Rules(GameState):
         """The card types on q's table: items, zombies, symbol-less zombies."""
         tab = self.tables[q]
         R = self.ROACH
-        return [t for t in range(R) if tab >> t & 1] + [R] * self.PC[tab >> R]
+        types = []
+        bits = tab & (1 << R) - 1
+        while bits:                                 # the set bits below R, ascending
+            low = bits & -bits
+            types.append(low.bit_length() - 1)
+            bits ^= low
+        return types + [R] * self.PC[tab >> R]
 
     def _table_names(self, q: int) -> list[str]:
         names = self.data.names
@@ -230,9 +236,13 @@ class Rules(GameState):
             self.discard += (t, twin)
             self.fire("Z4")
             return
-        tab = tables[q] = tab | (tab >> t) + 1 << t                     # put(tab, t)
-        if tab >> self.FULL[t] & 1:                                     # Z5: t no more
+        if t < self.ROACH:      # put(tab, t): bit t, clear by Z5 and set now: t no more (Z5)
+            tab = tables[q] = tab | 1 << t
             self._acc[t] &= ~(1 << q)
+        else:
+            tab = tables[q] = tab | (tab >> t) + 1 << t                 # put(tab, t)
+            if tab >> self.FULL[t] & 1:                                 # Z5: t no more
+                self._acc[t] &= ~(1 << q)
         if t < self.S:
             items = self.PC[tab & self.IM]
             if items + 1 >= self.win_items:                             # Z12 from now on
@@ -257,7 +267,7 @@ class Rules(GameState):
         self.discard += self._table_types(q)
         self.tables[q] = 0
         b = 1 << q
-        self._acc = [a | b for a in self._acc]                          # an empty table
+        self._acc = list(map(b.__or__, self._acc))                      # an empty table
         self._recount(q, 0)
         self.alive = [*self.alive]
         self.alive[q] = False

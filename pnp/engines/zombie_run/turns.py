@@ -94,16 +94,17 @@ class Turns(Rules):
         if advance:
             if self._outcome is not None:
                 return
-            self.turn = (self.turn + 1) % self.players
-        self.turns += 1
-        p = self.turn
-        self.special_used = False
-        self.z6_used = False
-        if self.turns > self.max_turns:
+            p = self.turn = (self.turn + 1) % self.players
+        else:
+            p = self.turn
+        turns = self.turns = self.turns + 1
+        self.special_used = self.z6_used = False
+        deck = self.deck
+        if turns > self.max_turns:
             self.fire("cap")
             self._finish((), f"turn cap {self.max_turns} reached (seed {self.seed!r})", "cap")
             return
-        if len(self.deck) + len(self.discard) <= CIRCULATION:
+        if len(deck) <= CIRCULATION and len(deck) + len(self.discard) <= CIRCULATION:
             # only a position with (almost) no cards in circulation can loop for ever
             key = self._position_key()
             c = self._seen.get(key, 0) + 1
@@ -114,8 +115,8 @@ class Turns(Rules):
                              "repetition")
                 return
         self.phase = PH_LIVING if self._live >> p & 1 else PH_ZOMBIE
-        if self.deck:                                       # Z3 / Z9: draw a card
-            self.hands[p] = [*self.hands[p], self.deck.pop()]
+        if deck:                                            # Z3 / Z9: draw a card
+            self.hands[p] = [*self.hands[p], deck.pop()]
         else:
             self._draw(p, 1)                                # Z13
 
@@ -133,27 +134,30 @@ class Turns(Rules):
         kind = move >> 16
         p = self.turn
         hand = self.hands[p] = self.hands[p][:]             # a new list (see _snapshot)
-        if kind <= SPECIAL:
-            # card type t from the hand onto q's table (most moves of a game; fire and count
-            # written out): a play (Z3 living, Z9 a zombie player) ends the turn, the special
-            # (Z11) is used up for the turn and draws another card
+        if kind == PLAY:
+            # card type t from the hand onto q's table, the turn ends (Z3 living, Z9 a zombie
+            # player; most moves of a game: fire and count written out)
             t = move >> 8 & 0xFF
             q = move & 0xFF
             hand.remove(t)
-            if kind == PLAY:
-                rule = "Z9" if self.phase == PH_ZOMBIE else "Z3"
-                if t >= self.S and q != p:                  # stats: zombies played onto q
-                    self.counters[ZT[q]] += 1
-                    self._count_log.append(ZT_LOG[q])
-            else:
-                rule = "Z11"
-                self.special_used = True
+            rule = "Z9" if self.phase else "Z3"             # PH_ZOMBIE else PH_LIVING
+            if t >= self.S and q != p:                      # stats: zombies played onto q
+                self.counters[ZT[q]] += 1
+                self._count_log.append(ZT_LOG[q])
             self.rules_fired[rule] += 1
             self._fire_log.append(rule)
             self._place(t, q)
-            if kind == PLAY:
-                self._begin_turn(True)
-            elif self._outcome is None:                     # Z11: draw another card
+            self._begin_turn(True)
+        elif kind == SPECIAL:
+            # Z11: used up for the turn, the card lands and the player draws another
+            t = move >> 8 & 0xFF
+            q = move & 0xFF
+            hand.remove(t)
+            self.special_used = True
+            self.rules_fired["Z11"] += 1
+            self._fire_log.append("Z11")
+            self._place(t, q)
+            if self._outcome is None:
                 if self.deck:
                     hand.append(self.deck.pop())
                 else:
