@@ -251,35 +251,38 @@ def test_a_pack_that_does_not_load_is_an_error(tmp_path):
 # ---------------------------------------------------------------- maps, hidden decks, reachability
 def test_every_map_of_the_pack_plays():
     """map.yaml (the default) and every map of maps.yaml build their tables; the default's gate
-    faces a mid-avenue cell and its stops face the tomb rows too (C8, C13)."""
+    faces a mid-avenue cell, its north stops face the tomb columns too (C8, C13), and on the
+    other sides the stops stand only at the avenues' ends."""
     from pnp.engines.cimiterio.pack_data import map_ids
     ids = map_ids()
-    assert ids[0] == "avenues" and {"classic", "mid-gate", "tomb-rows", "mid-spots"} <= set(ids)
+    assert ids[0] == "north-rows" and {"avenues", "classic", "mid-gate", "tomb-rows", "mid-spots"} <= set(ids)
     for mp in ids:
         st = G(players=2, seed=3, variants=[f"map={mp}"])
         assert len(st.B.slots) == 35 and len(st.B.piles) == 5 and not st.check_invariants()
     B = G(players=2, seed=0).B
-    assert [B.cell_text(c) for c in B.gate_adj] == ["13,6"] and len(B.ring) == 51
-    row2 = B.ring_index[B.parse_cell("2,0")]
-    assert [B.cell_text(c) for c in B.line[row2]] == ["2,1", "2,3", "2,5", "2,7", "2,9", "2,11", "2,13"]
-    assert B.line_next[row2][B.parse_cell("2,5")] is None          # the tomb 2,4 is in the way
+    assert [B.cell_text(c) for c in B.gate_adj] == ["13,6"] and len(B.ring) == 13 + 3 * 7
+    col2 = B.ring_index[B.parse_cell("0,2")]
+    assert [B.cell_text(c) for c in B.line[col2]] == ["1,2", "3,2", "5,2", "7,2", "9,2", "11,2", "13,2"]
+    assert B.line_next[col2][B.parse_cell("3,2")] is None          # the tomb 2,2 is in the way
+    assert B.parse_cell("2,0") not in B.ring_index                  # no stop faces a tomb row
     with pytest.raises(RecordError, match="unknown map"):
         G(players=2, seed=0, variants=["map=nowhere"])
 
 
-def _greedy_choice(st, seed):
+def _bot_choice(st, seed, bot="greedy"):
     from pnp.engines.core import Rng
-    return G.observation_bots["greedy"](st.observation(st.to_move), Rng(seed))
+    return G.observation_bots[bot](st.observation(st.to_move), Rng(seed))
 
 
+@pytest.mark.parametrize("bot", ["greedy", "tactician"])
 @pytest.mark.parametrize("seed", range(4))
-def test_bots_never_see_the_order_of_the_face_down_decks(seed):
+def test_bots_never_see_the_order_of_the_face_down_decks(seed, bot):
     """observation(seat) lists the decks' cards, not their order; a bot's choice depends only on
     it: shuffling the hidden decks (as a peeking bot would notice) changes nothing."""
     st = G(players=2, seed=seed)
     for _ in range(2 + seed):                              # reach the action before an event
         st.push(st.legal_moves()[0])
-    before = _greedy_choice(st, seed)
+    before = _bot_choice(st, seed, bot)
     obs = json.dumps(st.observation(st.to_move), sort_keys=True)
     r = random.Random(seed)
     for _ in range(5):
@@ -289,13 +292,13 @@ def test_bots_never_see_the_order_of_the_face_down_decks(seed):
         st.edeck, st.zdeck = tuple(ev), tuple(zd)
         st.rng.state = r.getrandbits(64)
         assert json.dumps(st.observation(st.to_move), sort_keys=True) == obs
-        assert _greedy_choice(st, seed) == before
+        assert _bot_choice(st, seed, bot) == before
     assert "rng" not in st.observation(0)["position"] and "seed" not in st.observation(0)["position"]
 
 
 def test_only_observation_bots_and_ismcts_play_cimiterio():
     from pnp.engines.simulate import bot_names, get_game_bot
-    assert set(bot_names(G)) == {"random", "greedy", "planner", "ismcts"}
+    assert set(bot_names(G)) == {"random", "greedy", "planner", "tactician", "ismcts"}
     with pytest.raises(ValueError, match="hidden information"):
         get_game_bot(G, "mcts")
 

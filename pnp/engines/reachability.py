@@ -89,11 +89,19 @@ def check_reachability(game: str, games: int = CHECK_GAMES, seed: int = CHECK_SE
     ``base``: options every run gets (e.g. ``pack=<folder>``)."""
     from pnp.engines.simulate import simulate
     cls = get_game(game)
-    bot = check_bot(cls)
+    # a game may name the bots whose games together show what can happen (``check_bots``: e.g.
+    # a weak one that passes and loses, a strong one that wins); a rule fired by any counts
+    bots = tuple(getattr(cls, "check_bots", ()) or (check_bot(cls),))
+    bot = "+".join(bots)
 
     def run(variants: list[str]) -> dict:
-        return simulate(game, games=games, seed=seed, bot=bot, variants=[*base, *variants],
-                        max_turns=max_turns).summary()
+        # the variants' own rules need no strong play: the first bot alone plays them
+        runs = [simulate(game, games=games, seed=seed, bot=b, variants=[*base, *variants],
+                         max_turns=max_turns).summary() for b in (bots if not variants else bots[:1])]
+        first = dict(runs[0], bot=bot if not variants else bots[0])
+        first["never_exercised"] = [r for r in first["never_exercised"]
+                                    if all(r in other["never_exercised"] for other in runs[1:])]
+        return first
 
     first = run([])
     findings = [f for f in run_findings(game, first) if f["code"] != VARIANT_ONLY]
@@ -113,7 +121,7 @@ def check_reachability(game: str, games: int = CHECK_GAMES, seed: int = CHECK_SE
         if not fired:
             where = config_label(cls, list(by_variant[rule]))
             findings.append(_finding(UNREACHABLE, rule, where, f"{rule} never fired in {games} games "
-                                     f"({bot} bot) even in its variant{'s' if len(by_variant[rule]) > 1 else ''} "
+                                     f"({bots[0]} bot) even in its variant{'s' if len(by_variant[rule]) > 1 else ''} "
                                      f"{' / '.join(by_variant[rule])}", games=games))
     return findings
 

@@ -6,6 +6,7 @@ Cells are written ``row,col`` of the map grid (0-based, border included); intern
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 from pnp.engines.core import RecordError
@@ -15,7 +16,8 @@ class Board:
     """Map tables read from the pack's ``map`` collection (``grid``, ``avenues``,
     ``guardian_start``); ``max_stops`` is the action cards' limit (C6)."""
 
-    def __init__(self, mp: dict, max_stops: int, metric: str = "bfs", step: str = "down-first"):
+    def __init__(self, mp: dict, max_stops: int, metric: str = "bfs", step: str = "down-first",
+                 pull: int = 2):
         rows = [ln.strip() for ln in mp["grid"].strip("\n").splitlines()]
         rows = [ln[1:-1] if ln.startswith('"') and ln.endswith('"') else ln for ln in rows]
         self.H = H = len(rows)
@@ -28,6 +30,7 @@ class Board:
             return rows[c // W][c % W]
 
         self.ch = ch
+        self.pull = pull
         self.gap = [ch(c) in ".P" or "a" <= ch(c) <= "h" for c in range(n)]
         self.slots = tuple(c for c in range(n) if ch(c) == "T")           # C1, reading order
         self.spots = {ch(c): c for c in range(n) if "a" <= ch(c) <= "h"}  # C17
@@ -165,6 +168,62 @@ class Board:
                     best = d
                     break
             self.gate_next[c] = best
+
+    @functools.cached_property
+    def pull_paths(self) -> list[dict[int, tuple[int, ...]]]:
+        """Per stop: gap cell -> the cells a group there walks when that stop makes noise (C8,
+        ``pull`` cells along the stop's line; only cells from which it moves at all)."""
+        out = []
+        for s in range(len(self.ring)):
+            nxt = self.line_next[s]
+            paths = {}
+            for c in nxt:
+                path = [c]
+                x: int | None = c
+                for _ in range(self.pull):
+                    x = nxt.get(x) if x is not None else None
+                    if x is None:
+                        break
+                    path.append(x)
+                if len(path) > 1:
+                    paths[c] = tuple(path)
+            out.append(paths)
+        return out
+
+    @functools.cached_property
+    def ring_moves(self) -> list[list[int]]:
+        """Stop -> stop: the fewest Move actions (C6, ``reach`` stops each) between them."""
+        R = len(self.ring)
+        k = max(1, max((len(r) for r in self.reach), default=2) // 2)
+        return [[-(-min((a - b) % R, (b - a) % R) // k) for b in range(R)] for a in range(R)]
+
+    @functools.cached_property
+    def pulls_to_tomb(self) -> dict[int, dict[int, int]]:
+        """Per tomb slot: gap cell -> the fewest guardian noises (C8, ``pull`` cells each along
+        a stop's line) that bring a leader standing there next to that tomb (C9; 0 = it is
+        next to it already). The tactician bot's measure of how far a leader is from capture;
+        cells from which no noise sequence reaches the tomb are missing."""
+        pulls: dict[int, set[tuple[int, ...]]] = {}
+        for per_stop in self.pull_paths:
+            for c, path in per_stop.items():
+                pulls.setdefault(c, set()).add(path)
+        out = {}
+        for t in self.slots:
+            near = {d for d in self._orth(t) if self.gap[d]}
+            dist = dict.fromkeys(near, 0)
+            for c, ways in pulls.items():
+                if c not in dist and any(x in near for p in ways for x in p):
+                    dist[c] = 1
+            changed = True
+            while changed:
+                changed = False
+                for c, ways in pulls.items():
+                    best = min((dist[p[-1]] + 1 for p in ways if p[-1] in dist), default=None)
+                    if best is not None and best < dist.get(c, 1 << 20):
+                        dist[c] = best
+                        changed = True
+            out[t] = dist
+        return out
 
     def _avenue(self, axis: str, idx: int) -> tuple[int, ...]:
         """The gap cells of avenue row/column ``idx`` (C16)."""

@@ -68,6 +68,9 @@ class Cimiterio(Actions, PositionChecks, Notation):
     # the event and zombie decks are face down: simulations play only bots that see
     # observation(seat) (filled in below, after the class: they rebuild positions of it)
     observation_bots: ClassVar[dict] = {}
+    # `pnp check --engine` plays both: greedy passes (C5) and loses the gate (C14), the
+    # tactician empties the cemetery (C22) (pnp.engines.reachability)
+    check_bots: ClassVar[tuple[str, ...]] = ("greedy", "tactician")
     # Rule points that only a variant can fire (the reachability check plays these variants for
     # them, pnp.engines.reachability): rule -> variants.
     rule_variants: ClassVar[dict[str, tuple[str, ...]]] = {
