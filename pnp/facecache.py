@@ -47,7 +47,7 @@ from typing import Any
 
 from pnp.limits import MAX_FACE_CACHE_BYTES
 
-FORMAT = 1                      # bump when an entry's layout or meaning changes
+FORMAT = 2                      # bump when an entry's layout or meaning changes
 _PACKAGE = Path(__file__).resolve().parent
 # The code a face's drawing comes from: a change to any of it (in a development checkout, where
 # the version stays put) must not replay drawings the old code made.
@@ -153,6 +153,19 @@ class CachedFace:
     text_keys: dict[str, str]
     texts: dict[str, str]                     # text key -> its value when drawn (see text_value)
     art: dict[str, str]                       # href -> the file's sha256 when drawn
+    sha: str                                  # text_sha of its drawing's JSON text
+    size: tuple[float, float]                 # the drawing's width and height (points)
+
+
+def text_sha(text: str) -> str:
+    """What a face entry records of its drawing's text: a drawing read back whole and unchanged
+    can be kept packed (pnp.render.facedata.PackedFace) without decoding it now."""
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def drawing_text(data: dict) -> str:
+    """A drawing's data (pnp.render.facedata.face_data) as the JSON text the cache stores."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def text_value(texts: Any, key: str) -> str:
@@ -179,10 +192,16 @@ def parse_face(data: Any) -> CachedFace | None:
             and all(isinstance(i, list) and len(i) == 2 and isinstance(i[0], str) and isinstance(i[1], dict)
                     for i in issues)
             and _strs(data.get("missing")) and _str_map(data.get("text_keys")) and _str_map(data.get("texts"))
-            and _str_map(data.get("art"))):
+            and _str_map(data.get("art")) and isinstance(data.get("sha"), str) and _size(data.get("size"))):
         return None
     return CachedFace(data["drawing"], data["svg"], tuple((code, facts) for code, facts in issues),
-                      tuple(data["missing"]), data["text_keys"], data["texts"], data["art"])
+                      tuple(data["missing"]), data["text_keys"], data["texts"], data["art"], data["sha"],
+                      tuple(data["size"]))
+
+
+def _size(value: Any) -> bool:
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in value))
 
 
 @dataclass
@@ -245,15 +264,25 @@ class FaceCache:
         """A drawing's data (decoded by pnp.render.facedata), None when the index has none or it
         does not parse. The index holds each drawing as JSON text, parsed only when a face needs
         it: a string takes a fraction of the memory of the lists it parses to."""
-        text = self._read_drawings[index].get(drawing_id)
-        if not isinstance(text, str):
+        text = self.text_of(index, drawing_id)
+        if text is None:
             return None
         try:
-            data = json.loads(text)
+            return json.loads(text)
         except (ValueError, RecursionError):
             return None
-        self._drawings[index][drawing_id] = text
-        return data
+
+    def text_of(self, index: str, drawing_id: str) -> str | None:
+        """A drawing's JSON text as this build stored it or the index held it (then kept for
+        `save`: a face uses it); None when there is none."""
+        self._load(index)
+        text = self._drawings[index].get(drawing_id)
+        if text is None:
+            text = self._read_drawings[index].get(drawing_id)
+            if not isinstance(text, str):
+                return None
+            self._drawings[index][drawing_id] = text
+        return text
 
     def discard(self, index: str, drawing_id: str) -> None:
         """Forget a drawing that did not read back (the face drawn again replaces it)."""
@@ -261,11 +290,12 @@ class FaceCache:
         self._read_drawings[index].pop(drawing_id, None)
         self._drawings[index].pop(drawing_id, None)
 
-    def store(self, index: str, key: str, entry: dict, drawing_id: str, drawing: dict) -> None:
-        """Keep a face drawn by this build and its drawing, for `save`."""
+    def store(self, index: str, key: str, entry: dict, drawing_id: str, text: str) -> None:
+        """Keep a face drawn by this build and its drawing's JSON text (pnp.render.facedata's
+        face_data, as `drawing_text` writes it), for `save`."""
         self._load(index)
-        self._faces[index][key] = {"drawing": drawing_id, **entry}
-        self._drawings[index][drawing_id] = json.dumps(drawing, ensure_ascii=False, separators=(",", ":"))
+        self._faces[index][key] = {"drawing": drawing_id, "sha": text_sha(text), **entry}
+        self._drawings[index][drawing_id] = text
         self._changed.add(index)
 
     def save(self) -> None:

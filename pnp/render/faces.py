@@ -17,7 +17,7 @@ from pnp.i18n.texts import Texts
 from pnp.pack import Card, Deck, Pack
 from pnp.print_constants import BLEED_MM, SAFE_MM
 from pnp.render.art import ART_ERROR, ArtError, ArtLibrary
-from pnp.render.facedata import face_data, face_from_data
+from pnp.render.facedata import PackedFace, face_data, face_from_data
 from pnp.render.failures import TemplateFailures
 from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
 from pnp.render.templates import Record, Renderer, TemplateProblem, TextKeys
@@ -137,9 +137,11 @@ class FaceMaker:
     a face whose inputs are unchanged since it was last drawn is read back instead of drawn."""
 
     def __init__(self, pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM,
-                 cache: FaceCache | None = None, keep_svg: bool = True):
+                 cache: FaceCache | None = None, keep_svg: bool = True, packed: bool = False):
         fonts.register_all()
         self.keep_svg = keep_svg  # False: faces carry no SVG text (a build needs only the drawings)
+        self.packed = packed      # True: drawings kept compressed until drawn (PackedFace), no text
+                                  # boxes kept (RenderedFace.boxes, for `pnp i18n fit`): the build
         self.bleed_mm = bleed_mm  # the art past the trim: home print's BLEED_MM, or a print shop's
         self.drawings = drawings  # False: lay out and check only (the checker), no SVG conversion
         self.rtl = is_rtl(lang)
@@ -193,6 +195,7 @@ class FaceMaker:
             raise _control_problem(template, svg, keys)
         key = hashlib.sha256(svg.encode()).hexdigest()[:20]
         drawing = self._drawings.get(key)
+        text: str | None = None                  # the drawing's JSON text, when packed now
         if drawing is None and self.drawings:
             try:
                 drawing = compile_svg(svg, art=self._art if self.cache is not None else self.art)
@@ -200,16 +203,26 @@ class FaceMaker:
                 raise self._art_problem(template, error) from None
             except UnsupportedSvg as error:      # at the template line that writes the element
                 raise self.renderer.svg_problem(template, error) from None
-            self._drawings[key] = drawing
             if self.cache is not None:      # what this SVG draws, for every face that has the same SVG
                 self._art_of[key] = dict(self._art.seen)
+            if self.packed:                 # each unique face kept once, compressed, until the PDF draws it
+                data = face_data(drawing)
+                if data is not None:
+                    text = facecache.drawing_text(data)
+                    drawing = PackedFace.of(text, drawing.width, drawing.height, self.art,
+                                            self._drawing_id(key) if self.cache is not None else "")
+            self._drawings[key] = drawing
         rendered = RenderedFace(key, svg if self.keep_svg else "", drawing, tuple(report.issues),
                                 tuple(dict.fromkeys([*missing, *report.missing_keys])), keys.unique(),
-                                tuple(report.boxes))
+                                () if self.packed else tuple(report.boxes))   # the build reads no boxes
         if self.cache is not None:
             self.cache.drawn.append(f"{card.id if card else deck.id}:{face}")
-            self._store(cache_key, rendered)
+            self._store(cache_key, rendered, text)
         return rendered
+
+    def _drawing_id(self, svg_key: str) -> str:
+        """A drawing's name in the cache: its SVG and the art files it draws (see _store)."""
+        return facecache.digest(self._static, svg_key, self._art_of.get(svg_key, {}))
 
     def _cache_key(self, template: str, deck: Deck, card: Card | None, face: str) -> str:
         """Everything the face's render context is made of (see `face`), cheaper than the context:
@@ -248,7 +261,13 @@ class FaceMaker:
         drawing = self._drawings.get(entry.svg_key)
         if drawing is None:
             try:
-                drawing = face_from_data(self.cache.drawing(self._static, entry.drawing_id), self.art)
+                if self.packed:             # kept as read (its hash checked), decoded when the PDF draws it
+                    text = self.cache.text_of(self._static, entry.drawing_id)
+                    if text is None or facecache.text_sha(text) != entry.sha:
+                        raise ValueError("not the drawing the entry names")
+                    drawing = PackedFace.of(text, *entry.size, self.art, entry.drawing_id)
+                else:
+                    drawing = face_from_data(self.cache.drawing(self._static, entry.drawing_id), self.art)
                 issues = tuple(FitIssue.from_facts(code, facts.get) for code, facts in entry.issues)
             except (ValueError, TypeError, KeyError, AttributeError):   # not what this code wrote: redraw
                 self.cache.discard(self._static, entry.drawing_id)
@@ -260,19 +279,25 @@ class FaceMaker:
         self.cache.hits += 1
         return RenderedFace(entry.svg_key, "", drawing, issues, entry.missing_keys, entry.text_keys)
 
-    def _store(self, cache_key: str, face: RenderedFace) -> None:
+    def _store(self, cache_key: str, face: RenderedFace, text: str | None) -> None:
+        """Keep a face just drawn; `text` is its drawing's JSON text when this call packed it
+        (else the drawing, shared with an earlier face of the same SVG, is made or found again)."""
         assert self.cache is not None
-        data = face_data(face.drawing)
-        if data is None:
-            return
+        drawing_id = self._drawing_id(face.key)
+        if text is None:
+            text = self.cache.text_of(self._static, drawing_id)
+        if text is None:
+            drawing = face.drawing.unpack() if isinstance(face.drawing, PackedFace) else face.drawing
+            data = face_data(drawing)
+            if data is None:
+                return
+            text = facecache.drawing_text(data)
         seen = self._recording.seen  # type: ignore[attr-defined]
-        art = self._art_of.get(face.key, {})
-        drawing_id = facecache.digest(self._static, face.key, art)
         entry = {"svg": face.key, "issues": [[i.code, i.facts()] for i in face.issues],
                  "missing": list(face.missing_keys), "text_keys": dict(face.text_keys),
                  "texts": {name: facecache.text_value(self.texts, name) for name in dict.fromkeys(seen)},
-                 "art": art}
-        self.cache.store(self._static, cache_key, entry, drawing_id, data)
+                 "art": self._art_of.get(face.key, {}), "size": [face.drawing.width, face.drawing.height]}
+        self.cache.store(self._static, cache_key, entry, drawing_id, text)
 
 
     def _art_problem(self, template: str, error: ArtError) -> TemplateProblem:

@@ -9,21 +9,23 @@ from __future__ import annotations
 import copy as _copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import print_constants as pc
 from pnp.i18n import sheet as sheet_text
-from pnp.sheets.calibrate import write_calibration_pdf  # noqa: F401  (re-exported for the CLI)
 from pnp.sheets.impose import Rect, SheetGeometry, Slot, impose
 from pnp.sheets.info import Item, draw_placed, place_items
 from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, clip_rect, new_canvas, safe_clip, sheet_font
+from pnp.sheets.pdfparts import Applied, PdfParts, set_encoded_stream
 from pnp.sheets.sprues import LAYOUTS, Sprue, find_sprue
 from pnp.units import mm, pt_to_mm
+
+if TYPE_CHECKING:   # reportlab.graphics pulls in platypus: a tenth of a second a build needs only for such faces
+    from reportlab.graphics.shapes import Drawing
 
 # The English sheet text (pnp/i18n/sheet/en.yaml); `instructions=` replaces any of these keys, and a
 # `lang` the shared string pack has gives that language's text by default.
@@ -37,7 +39,7 @@ class Face:
     key: str
     # trim + 2 * BLEED_MM on each axis, in points; (0, 0) = bottom-left of the bleed box. A ReportLab
     # Drawing, or any object with width, height and define_form(canvas, name) (a compiled SVG face).
-    drawing: Drawing
+    drawing: Drawing | Any
 
 
 @dataclass(frozen=True)
@@ -82,38 +84,41 @@ class SheetReport:
 
 
 class _Forms:
-    """Each unique face becomes one form XObject, named in order of first use (reproducible)."""
+    """Each unique face becomes one form XObject, named in order of first use (reproducible).
+    With `parts` (pnp.sheets.pdfparts), a face drawn by an earlier build gets that build's stream."""
 
-    def __init__(self, canvas: Canvas):
+    def __init__(self, canvas: Canvas, parts: PdfParts | None = None):
         self.canvas = canvas
+        self.parts = parts
         self.names: dict[str, str] = {}
 
     def ensure(self, face: Face) -> str:
         name = self.names.get(face.key)
         if name is None:
             name = self.names[face.key] = f"pnpface{len(self.names)}"
-            d = face.drawing
-            if hasattr(d, "define_form"):  # e.g. pnp.render.svgcanvas.CompiledFace defines its own form
-                d.define_form(self.canvas, name)
+            d: Any = face.drawing
+            if self.parts is not None and getattr(d, "cache_id", None):
+                self.parts.form(self.canvas, name, d, lambda: self._define(d, name))
             else:
-                # Defined before the page draws anything; beginForm/endForm keep the page state intact.
-                self.canvas.beginForm(name, 0, 0, d.width, d.height)
-                renderPDF.draw(_with_initial_font(d, self.canvas._fontname), self.canvas, 0, 0)
-                shading = dict(self.canvas._shadingUsed)  # endForm forgets it
-                self.canvas.endForm()
-                _complete_form_resources(self.canvas, name, shading)
-            compress_form_now(self.canvas, name)
+                self._define(d, name)
         return name
 
+    def _define(self, d: Any, name: str) -> None:
+        if hasattr(d, "define_form"):  # e.g. pnp.render.svgcanvas.CompiledFace defines its own form
+            d.define_form(self.canvas, name)
+        else:
+            from reportlab.graphics import renderPDF
 
-class _Applied:
-    """A stream filter already applied (see compress_form_now): names itself, changes nothing."""
+            # Defined before the page draws anything; beginForm/endForm keep the page state intact.
+            self.canvas.beginForm(name, 0, 0, d.width, d.height)
+            renderPDF.draw(_with_initial_font(d, self.canvas._fontname), self.canvas, 0, 0)
+            shading = dict(self.canvas._shadingUsed)  # endForm forgets it
+            self.canvas.endForm()
+            _complete_form_resources(self.canvas, name, shading)
+        compress_form_now(self.canvas, name)
 
-    def __init__(self, pdfname: str):
-        self.pdfname = pdfname
 
-    def encode(self, text):
-        return text
+_Applied = Applied      # its old name (pnp.sheets.pdfparts.Applied)
 
 
 def compress_form_now(canvas: Canvas, name: str) -> None:
@@ -136,9 +141,7 @@ def _encode_now(obj, comment: str) -> None:
     content = obj.stream
     for f in reversed(filters):
         content = f.encode(content)
-    stream = pdfdoc.PDFStream(content=content, filters=[_Applied(f.pdfname) for f in filters])
-    stream.__Comment__ = comment
-    obj.Contents, obj.stream, obj.compression = stream, None, 0
+    set_encoded_stream(obj, content, [f.pdfname for f in filters], comment)
 
 
 def _with_initial_font(drawing: Drawing, font: str) -> Drawing:
@@ -226,7 +229,8 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                     flip: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), title: str = "",
                     subject: str = "", author: str = "", lang: str = "en", instructions: dict | None = None,
                     font: str | None = None, printer_margin: float = pc.PRINTER_MARGIN_MM,
-                    on_page: Callable[[int, int], None] | None = None, page_reports: bool = True) -> SheetReport:
+                    on_page: Callable[[int, int], None] | None = None, page_reports: bool = True,
+                    parts: PdfParts | None = None) -> SheetReport:
     """Impose `cards` onto sheets and write the PDF atomically.
 
     duplex: each front page is followed by its back page. Backs are mirrored for the flip
@@ -247,7 +251,9 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     the shipped sprue, or the densest that fits (NoLayoutError, a ValueError, when none does).
     `on_page(done, total)` is called after each page is drawn (a progress bar). `page_reports=False`
     leaves SheetReport.pages empty (what was placed where, a few kilobytes a page: a build of
-    thousands of cards does not need it).
+    thousands of cards does not need it). `parts` (pnp.sheets.pdfparts) reuses the streams of
+    forms and pages an earlier build wrote (faces must be PackedFaces with a cache_id), and keeps
+    this build's: the bytes are the same as without it (`page_reports=True` draws every page).
     """
     if not 0 <= printer_margin <= pc.MAX_PRINTER_MARGIN_MM:
         raise ValueError(f"printer margin {printer_margin:g} mm: use 0 to {pc.MAX_PRINTER_MARGIN_MM:g} mm")
@@ -290,27 +296,54 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     with atomic_path(path) as tmp:
         canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang,
                             duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip], font=font)
-        forms = _Forms(canvas)
+        forms = _Forms(canvas, parts)
         for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
             for side in (["gutterfold"] if layout == "gutterfold" else ["front", "back"]):
                 side_name = texts["gutterfold_side"] if side == "gutterfold" else texts[side]
                 label = texts["label"].format(title=title or "pnp", sheet=n, sheets=len(plan), side=side_name)
                 shift = back_shift if side == "back" else (0.0, 0.0)
-                page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, (texts["print"], how, label,
-                                  texts["test_bar"], texts["instructions"]), font, report.warnings, direction,
-                                  printer_margin)
-                if page_reports:
-                    report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w,
-                                                   geo.page_h, *page))
+                page_texts = (texts["print"], how, label, texts["test_bar"], texts["instructions"])
+                if parts is not None and not page_reports:
+                    _reused_page(canvas, forms, parts, geo, sheet_cards, side, shift, page_texts, font,
+                                 report.warnings, direction, printer_margin)
+                else:
+                    page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, page_texts, font,
+                                      report.warnings, direction, printer_margin)
+                    if page_reports:
+                        report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w,
+                                                       geo.page_h, *page))
+                    canvas.showPage()
+                    compress_page_now(canvas)
                 pages_written += 1
-                canvas.showPage()
-                compress_page_now(canvas)
                 if on_page is not None:
                     on_page(pages_written, len(plan) * (1 if layout == "gutterfold" else 2))
             report.front_sheets += 1
             report.back_sheets += layout == "duplex"
         canvas.save()
     return report
+
+
+def _reused_page(canvas: Canvas, forms: _Forms, parts: PdfParts, geo: SheetGeometry, cards: list[SheetCard],
+                 side: str, shift: tuple[float, float], texts: tuple[str, str, str, str, str], font: str,
+                 warnings: list[str], direction: str, printer_margin: float) -> None:
+    """_draw_page, then showPage, through `parts`: the page's stream as an earlier build wrote it
+    when its inputs (the forms it shows, the geometry, the texts) are the same."""
+    faces = [c.back if side == "back" else c.front for c in cards]
+    faces += [c.back for c in cards] if side == "gutterfold" else []
+    names = [forms.ensure(face) for face in faces]     # forms first, as _draw_page defines them
+    sizes = [[float(face.drawing.width), float(face.drawing.height)] for face in faces]   # the faces' matrices
+    inputs = [names, sizes, repr(geo), side, list(shift), list(texts), font, direction, printer_margin]
+
+    def draw() -> list[str]:
+        before = len(warnings)
+        _draw_page(canvas, forms, geo, cards, side, shift, texts, font, warnings, direction, printer_margin)
+        canvas.showPage()
+        compress_page_now(canvas)
+        added = warnings[before:]
+        del warnings[before:]
+        return added
+
+    warnings.extend(parts.page(canvas, inputs, (geo.page_w, geo.page_h), draw))
 
 
 def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[SheetCard], side: str,
@@ -349,3 +382,14 @@ def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[Sh
     warnings.extend(f"page {canvas.getPageNumber()}: no room for {item.text!r}" for item in missing)
     canvas.restoreState()
     return tuple(placed), marks, tuple(bars)
+
+
+def __getattr__(name: str) -> Any:
+    """write_calibration_pdf (re-exported for the CLI) and renderPDF, loaded when first asked for."""
+    if name == "write_calibration_pdf":
+        from pnp.sheets.calibrate import write_calibration_pdf
+        return write_calibration_pdf
+    if name == "renderPDF":
+        from reportlab.graphics import renderPDF
+        return renderPDF
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
