@@ -39,6 +39,7 @@ import hashlib
 import json
 import os
 import time
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -163,6 +164,35 @@ def text_sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+def write_json(out: Any, data: dict[str, Any], maps: tuple[str, ...]) -> None:
+    """json.dump of `data`, whose `maps` values are mappings written one item at a time, each by
+    the C encoder: json.dump itself encodes in Python (several times slower), and json.dumps of
+    the whole would hold the file's text in memory at once."""
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    out.write("{")
+    for n, (name, value) in enumerate(data.items()):
+        out.write(("," if n else "") + dumps(name) + ":")
+        if name not in maps:
+            out.write(dumps(value))
+            continue
+        out.write("{")
+        for k, (key, item) in enumerate(value.items()):
+            out.write(("," if k else "") + dumps(key) + ":" + (item if isinstance(item, _Raw) else dumps(item)))
+        out.write("}")
+    out.write("}")
+
+
+class _Raw(str):
+    """A value that is JSON text already (write_json writes it as it is)."""
+
+
+def _text(drawing: str | bytes) -> str:
+    """A stored drawing as its JSON text (PackedFace keeps it zlib-compressed)."""
+    return drawing if isinstance(drawing, str) else zlib.decompress(drawing).decode()
+
+
 def drawing_text(data: dict) -> str:
     """A drawing's data (pnp.render.facedata.face_data) as the JSON text the cache stores."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -216,7 +246,7 @@ class FaceCache:
     unwritable: str = ""                               # why the cache could not be written (once)
     _read_faces: dict[str, dict[str, Any]] = field(default_factory=dict)   # index -> faces as read
     _read_drawings: dict[str, dict[str, Any]] = field(default_factory=dict)
-    _faces: dict[str, dict[str, Any]] = field(default_factory=dict)     # index -> faces used or made now
+    _faces: dict[str, dict[str, Any]] = field(default_factory=dict)     # index -> face -> (drawing, entry) used or made now
     _drawings: dict[str, dict[str, Any]] = field(default_factory=dict)  # index -> their drawings
     _changed: set[str] = field(default_factory=set)    # indexes with new entries, to write
 
@@ -257,7 +287,7 @@ class FaceCache:
         if found is None:
             self.broken += 1
             return None
-        self._faces[index][key] = data
+        self._faces[index][key] = (found.drawing_id, data)
         return found
 
     def drawing(self, index: str, drawing_id: str) -> Any:
@@ -282,7 +312,7 @@ class FaceCache:
             if not isinstance(text, str):
                 return None
             self._drawings[index][drawing_id] = text
-        return text
+        return _text(text)
 
     def discard(self, index: str, drawing_id: str) -> None:
         """Forget a drawing that did not read back (the face drawn again replaces it)."""
@@ -290,12 +320,16 @@ class FaceCache:
         self._read_drawings[index].pop(drawing_id, None)
         self._drawings[index].pop(drawing_id, None)
 
-    def store(self, index: str, key: str, entry: dict, drawing_id: str, text: str) -> None:
-        """Keep a face drawn by this build and its drawing's JSON text (pnp.render.facedata's
-        face_data, as `drawing_text` writes it), for `save`."""
+    def store(self, index: str, key: str, entry: dict, drawing_id: str, drawing: str | bytes | None) -> None:
+        """Keep a face drawn by this build, for `save`: its entry (with the `sha` of its drawing's
+        text) and its drawing, the JSON text `drawing_text` writes or that text zlib-compressed
+        (a PackedFace's bytes, shared: not held twice), or None when it is stored already. The
+        entry is kept as its JSON text: a few hundred bytes rather than a tree of dicts."""
         self._load(index)
-        self._faces[index][key] = {"drawing": drawing_id, "sha": text_sha(text), **entry}
-        self._drawings[index][drawing_id] = text
+        self._faces[index][key] = (drawing_id, _Raw(json.dumps({"drawing": drawing_id, **entry}, ensure_ascii=False,
+                                                               separators=(",", ":"))))
+        if drawing is not None:
+            self._drawings[index][drawing_id] = drawing
         self._changed.add(index)
 
     def save(self) -> None:
@@ -309,14 +343,14 @@ class FaceCache:
             if self.unwritable or not (index in self._changed or len(faces) != len(self._read_faces[index])):
                 continue
             drawings = {**self._read_drawings[index], **self._drawings[index]}
-            data = {"format": FORMAT, "faces": dict(sorted(faces.items())),
-                    "drawings": {d: drawings[d] for d in sorted({f["drawing"] for f in faces.values()})
+            data = {"format": FORMAT, "faces": {key: entry for key, (_d, entry) in sorted(faces.items())},
+                    "drawings": {d: _text(drawings[d]) for d in sorted({d for d, _e in faces.values()})
                                  if d in drawings}}
             try:
                 path = self._path(index)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-                    json.dump(data, out, ensure_ascii=False, separators=(",", ":"))   # streamed, not one string
+                    write_json(out, data, ("faces", "drawings"))   # streamed, not one string
             except OSError as error:
                 self.unwritable = f"{self.folder}: {error.strerror or error}"
         # what was read and drawn is in the faces now (and on disk): not kept while the PDF is written

@@ -92,6 +92,11 @@ class PackedFace:
     def of(cls, text: str, width: float, height: float, art: Callable[[str], Any], cache_id: str = "") -> PackedFace:
         return cls(zlib.compress(text.encode(), 1), width, height, art, cache_id)
 
+    @property
+    def packed(self) -> bytes:
+        """The drawing's JSON text, zlib-compressed (what the face cache may keep of it)."""
+        return self._packed
+
     def unpack(self) -> CompiledFace:
         try:
             return face_from_data(json.loads(zlib.decompress(self._packed)), self._art)

@@ -293,13 +293,13 @@ class PdfParts:
         it could not be written (the build goes on: the face cache reports it)."""
         if self.path is None or (self._used.keys() == self._read.keys() and not self.drawn):
             return ""
+        from pnp.facecache import write_json
         from pnp.outputfiles import atomic_path
 
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with atomic_path(self.path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-                json.dump({"format": FORMAT, "entries": dict(sorted(self._used.items()))}, out,
-                          ensure_ascii=False, separators=(",", ":"))
+                write_json(out, {"format": FORMAT, "entries": dict(sorted(self._used.items()))}, ("entries",))
         except OSError as error:
             return f"{self.path}: {error.strerror or error}"
         return ""

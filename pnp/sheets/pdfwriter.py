@@ -19,7 +19,15 @@ from pnp import print_constants as pc
 from pnp.i18n import sheet as sheet_text
 from pnp.sheets.impose import Rect, SheetGeometry, Slot, impose
 from pnp.sheets.info import Item, draw_placed, place_items
-from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, clip_rect, new_canvas, safe_clip, sheet_font
+from pnp.sheets.pdfcommon import (
+    DUPLEX_PREF,
+    atomic_path,
+    clip_rect,
+    new_canvas,
+    safe_clip,
+    save_streamed,
+    sheet_font,
+)
 from pnp.sheets.pdfparts import Applied, PdfParts, set_encoded_stream
 from pnp.sheets.sprues import LAYOUTS, Sprue, find_sprue
 from pnp.units import mm, pt_to_mm
@@ -297,6 +305,7 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
         canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang,
                             duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip], font=font)
         forms = _Forms(canvas, parts)
+        geo_texts = {id(geo): repr(geo) for geo in geometries.values()} if parts is not None else {}   # page keys
         for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
             for side in (["gutterfold"] if layout == "gutterfold" else ["front", "back"]):
                 side_name = texts["gutterfold_side"] if side == "gutterfold" else texts[side]
@@ -304,8 +313,8 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                 shift = back_shift if side == "back" else (0.0, 0.0)
                 page_texts = (texts["print"], how, label, texts["test_bar"], texts["instructions"])
                 if parts is not None and not page_reports:
-                    _reused_page(canvas, forms, parts, geo, sheet_cards, side, shift, page_texts, font,
-                                 report.warnings, direction, printer_margin)
+                    _reused_page(canvas, forms, parts, geo, geo_texts[id(geo)], sheet_cards, side, shift,
+                                 page_texts, font, report.warnings, direction, printer_margin)
                 else:
                     page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, page_texts, font,
                                       report.warnings, direction, printer_margin)
@@ -319,12 +328,12 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                     on_page(pages_written, len(plan) * (1 if layout == "gutterfold" else 2))
             report.front_sheets += 1
             report.back_sheets += layout == "duplex"
-        canvas.save()
+        save_streamed(canvas)
     return report
 
 
-def _reused_page(canvas: Canvas, forms: _Forms, parts: PdfParts, geo: SheetGeometry, cards: list[SheetCard],
-                 side: str, shift: tuple[float, float], texts: tuple[str, str, str, str, str], font: str,
+def _reused_page(canvas: Canvas, forms: _Forms, parts: PdfParts, geo: SheetGeometry, geo_text: str,
+                 cards: list[SheetCard], side: str, shift: tuple[float, float], texts: tuple[str, str, str, str, str], font: str,
                  warnings: list[str], direction: str, printer_margin: float) -> None:
     """_draw_page, then showPage, through `parts`: the page's stream as an earlier build wrote it
     when its inputs (the forms it shows, the geometry, the texts) are the same."""
@@ -332,7 +341,7 @@ def _reused_page(canvas: Canvas, forms: _Forms, parts: PdfParts, geo: SheetGeome
     faces += [c.back for c in cards] if side == "gutterfold" else []
     names = [forms.ensure(face) for face in faces]     # forms first, as _draw_page defines them
     sizes = [[float(face.drawing.width), float(face.drawing.height)] for face in faces]   # the faces' matrices
-    inputs = [names, sizes, repr(geo), side, list(shift), list(texts), font, direction, printer_margin]
+    inputs = [names, sizes, geo_text, side, list(shift), list(texts), font, direction, printer_margin]
 
     def draw() -> list[str]:
         before = len(warnings)
