@@ -97,6 +97,7 @@ class BuildResult:
     cleaned: int = 0                   # leftover temp files and staging folders of interrupted builds
     drawn: list[str] = field(default_factory=list)   # "card:side" of each face drawn (not from the cache)
     cached: int = 0                    # faces read back from the face cache
+    reused: int = 0                    # PDF streams (faces' forms, pages) written as the last build wrote them
 
 
 def build(games: list[str], options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:
@@ -147,7 +148,7 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
     result.files = [staging.final(path) for path in written]
     result.faces = sum(2 * len(faces.cards) for faces in prepared)
     if cache is not None:
-        result.drawn, result.cached = cache.drawn, cache.hits
+        result.drawn, result.cached, result.reused = cache.drawn, cache.hits, cache.streams_reused
         if cache.unwritable:
             result.warnings.append(Problem(str(cache.folder), 0, "faces",
                                            f"the face cache could not be written ({cache.unwritable}): every "
@@ -358,4 +359,5 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
     if parts is not None and cache is not None:
         why = parts.save()
         cache.unwritable = cache.unwritable or why
+        cache.streams_reused += parts.reused
     return target

@@ -244,6 +244,7 @@ class FaceCache:
     drawn: list[str] = field(default_factory=list)     # "card:side" of every face drawn (a miss)
     broken: int = 0                                    # entries that did not read: ignored, redrawn
     unwritable: str = ""                               # why the cache could not be written (once)
+    streams_reused: int = 0                            # PDF forms and pages written from the cache (pnp.sheets.pdfparts)
     _read_faces: dict[str, dict[str, Any]] = field(default_factory=dict)   # index -> faces as read
     _read_drawings: dict[str, dict[str, Any]] = field(default_factory=dict)
     _faces: dict[str, dict[str, Any]] = field(default_factory=dict)     # index -> face -> (drawing, entry) used or made now

@@ -9,7 +9,7 @@ faces' forms and the other sheets' pages from the face cache instead of drawing 
 A form's or page's content stream is a function of its own inputs (the face drawing's content
 address, the sheet's geometry, texts and form names: the entry's key) and of one thing the
 document decides: which code each character gets in ReportLab's TrueType subsets, and the
-subsets' names (`/F2+0`). ReportLab numbers characters in order of first use, so a stream's
+subsets' names (`/F2+0`); drawing may also raise the document's PDF version (transparency). ReportLab numbers characters in order of first use, so a stream's
 bytes depend on what was drawn before it. Each entry therefore records the font calls the
 stream made while it was drawn (TTFont.splitString and getSubsetInternalName, in order, with
 what they answered). Reusing it replays those calls: the document's font state becomes exactly
@@ -37,6 +37,7 @@ from typing import Any
 from reportlab import Version as REPORTLAB_VERSION
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 
 FORMAT = 1
 SUFFIX = ".parts"        # not .json: the face cache's index files are the *.json ones
@@ -68,7 +69,8 @@ def set_encoded_stream(obj: Any, content: str | bytes, filters: list[str], comme
 
 class _FontCalls:
     """Records, while open, every subset call on the registered TrueType fonts: ("s", font, text)
-    for splitString, ("n", font, subset) for getSubsetInternalName, and their answers."""
+    for splitString, ("n", font, subset) for getSubsetInternalName, and their answers; and
+    ("v", "", keys) for the document's ensureMinPdfVersion (transparency: PDF 1.4)."""
 
     def __init__(self, doc: Any):
         self.doc = doc
@@ -77,7 +79,6 @@ class _FontCalls:
         self.fonts = [f for f in pdfmetrics._fonts.values() if getattr(f, "_dynamicFont", 0)]   # noqa: SLF001
         self.registered = set(pdfmetrics._fonts)                                                  # noqa: SLF001
         self.mapped = set(doc.fontMapping)
-        self.version = doc._pdfVersion          # noqa: SLF001  (transparency raises it)
         self.objects = doc.objectcounter        # images, shadings, graphics states add objects
 
     def __enter__(self) -> _FontCalls:
@@ -98,20 +99,29 @@ class _FontCalls:
                 return answer
 
             font.splitString, font.getSubsetInternalName = recording_split, recording_name
+        ensure = self.doc.ensureMinPdfVersion
+
+        def recording_version(*keys: str) -> None:      # transparency makes the document PDF 1.4
+            calls.append(["v", "", list(keys)])
+            answers.append(None)
+            ensure(*keys)
+
+        self.doc.ensureMinPdfVersion = recording_version
         return self
 
     def __exit__(self, *exc: object) -> None:
         for font in self.fonts:
             del font.splitString, font.getSubsetInternalName   # the class's methods again
+        del self.doc.ensureMinPdfVersion
 
     def clean(self, objects: int) -> bool:
         """Nothing changed in the document but through the calls seen and `objects` new objects
-        (the form or page itself): no font registered or named otherwise, the PDF version as it was."""
+        (the form or page itself): no font registered, none named otherwise."""
         named = {call[1] for call in self.calls if call[0] == "n"}
         fonts = {f.fontName for f in self.fonts}
         new = set(self.doc.fontMapping) - self.mapped
         return (set(pdfmetrics._fonts) == self.registered and new <= named and new <= fonts   # noqa: SLF001
-                and self.doc._pdfVersion == self.version and self.doc.objectcounter - self.objects <= objects)  # noqa: SLF001
+                and self.doc.objectcounter - self.objects <= objects)
 
 
 def _answer(split: list[tuple[int, bytes]]) -> list:
@@ -126,6 +136,10 @@ def _replay(calls: Any, doc: Any) -> str | None:
     answers: list = []
     try:
         for kind, font_name, arg in calls:
+            if kind == "v" and isinstance(arg, list) and all(key in PDF_SUPPORT_VERSION for key in arg):
+                doc.ensureMinPdfVersion(*arg)
+                answers.append(None)
+                continue
             font = pdfmetrics.getFont(font_name)
             if not getattr(font, "_dynamicFont", 0):
                 return None
