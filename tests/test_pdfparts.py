@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+import test_facecache as shared
 
 from pnp import build as pipeline
 from pnp.render.facedata import PackedFace
@@ -15,32 +16,12 @@ from pnp.render.svgcanvas import CompiledFace
 from pnp.sheets import pdfparts
 from pnp.sheets.pdfcommon import new_canvas, save_streamed
 
-CARDS = "cards/main.yaml"
-
-
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch) -> Path:
-    from pnp.text import fonts
-
-    fonts_dir = fonts.cache_dir()
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
-    monkeypatch.setattr(fonts, "cache_dir", lambda: fonts_dir)
-    return folder / "faces"
-
-
-def build(pack: Path, out: Path, cache: bool = True) -> pipeline.BuildResult:
-    return pipeline.build([str(pack)], pipeline.BuildOptions(lang="en", out=out, cache=cache))
+build, edit = shared.build, shared.edit
+cache_dir = shared.cache_dir          # the fixture: an empty face cache for the test
 
 
 def cards_pdf(out: Path) -> bytes:
     return (out / "tiny" / "tiny-cards-en-a4.pdf").read_bytes()
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def test_an_unchanged_build_writes_every_stream_from_the_cache(tiny_pack, tmp_path, cache_dir):
@@ -54,7 +35,7 @@ def test_an_unchanged_build_writes_every_stream_from_the_cache(tiny_pack, tmp_pa
 
 def test_a_changed_card_redraws_its_form_only(tiny_pack, tmp_path, cache_dir):
     build(tiny_pack, tmp_path / "first")
-    edit(tiny_pack / CARDS, "colour: blue, value: 2}", "colour: blue, value: 3}")       # beta's value
+    edit(tiny_pack / "cards/main.yaml", "colour: blue, value: 2}", "colour: blue, value: 3}")       # beta's value
     rebuilt = build(tiny_pack, tmp_path / "rebuilt")
     assert rebuilt.drawn == ["beta:front", "beta:back"] and rebuilt.reused == 6       # the pages too: same form names
     build(tiny_pack, tmp_path / "fresh", cache=False)

@@ -99,6 +99,7 @@ class _Forms:
         self.canvas = canvas
         self.parts = parts
         self.names: dict[str, str] = {}
+        self._shared: dict[Any, Any] = {}     # what ReportLab would make for each form when saving
 
     def ensure(self, face: Face) -> str:
         name = self.names.get(face.key)
@@ -109,7 +110,27 @@ class _Forms:
                 self.parts.form(self.canvas, name, d, lambda: self._define(d, name))
             else:
                 self._define(d, name)
+            self._share_dictionaries(name)
         return name
+
+    def _share_dictionaries(self, name: str) -> None:
+        """Give the form the resource dictionary, box and matrix its format() would make, one
+        object for every form alike: formatting them writes the same bytes, and ReportLab keeps
+        what format() makes on each of thousands of forms until the document is freed."""
+        doc = self.canvas._doc
+        form = doc.idToObject[doc.getXObjectName(name)]
+        if form.Resources is None and not form.XObjects:
+            key = ("resources", bool(form.hasImages))
+            if key not in self._shared:
+                resources = self._shared[key] = pdfdoc.PDFResourceDictionary()
+                resources.basicFonts()
+                resources.allProcs() if form.hasImages else resources.basicProcs()
+            form.Resources = self._shared[key]
+        if form.BBox is None:
+            box = (form.lowerx, form.lowery, form.upperx, form.uppery)
+            form.BBox = self._shared.setdefault(box, pdfdoc.PDFArray(list(box)))
+        if form.Matrix is None:
+            form.Matrix = self._shared.setdefault("matrix", pdfdoc.PDFArray([1, 0, 0, 1, 0, 0]))
 
     def _define(self, d: Any, name: str) -> None:
         if hasattr(d, "define_form"):  # e.g. pnp.render.svgcanvas.CompiledFace defines its own form
