@@ -351,11 +351,16 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
         parts = PdfParts.open(cache.folder, f"{pack.root.resolve()}\0{target.name}")
     # Sheet text (instructions, page labels, test bar) in the build language, from the string pack
     # every game shares (pnp/i18n/sheet), drawn through the text layer's fonts (Cyrillic, Arabic).
-    write_cards_pdf(target, sheet_cards, paper=options.paper, layout=options.layout, flip=options.flip,
-                    back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
-                    subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
-                    instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"),
-                    printer_margin=options.printer_margin_mm, on_page=on_page, page_reports=False, parts=parts)
+    try:
+        write_cards_pdf(target, sheet_cards, paper=options.paper, layout=options.layout, flip=options.flip,
+                        back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
+                        subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
+                        instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"),
+                        printer_margin=options.printer_margin_mm, on_page=on_page, page_reports=False, parts=parts)
+    except BaseException:
+        if parts is not None:
+            parts.discard()                                    # no half-written file of streams
+        raise
     if parts is not None and cache is not None:
         why = parts.save()
         cache.unwritable = cache.unwritable or why

@@ -5,6 +5,7 @@ faces' forms and the other sheets' pages from the face cache instead of drawing 
     parts.form(canvas, name, drawing)         # define form `name`: reused, or drawn and kept
     parts.page(canvas, key, draw)             # end the page: reused, or drawn by draw() and kept
     parts.save()                              # the streams this build used, for the next one
+                                              # (written as they come; parts.discard() if it fails)
 
 A form's or page's content stream is a function of its own inputs (the face drawing's content
 address, the sheet's geometry, texts and form names: the entry's key) and of one thing the
@@ -181,7 +182,9 @@ class PdfParts:
     def __init__(self, path: Path | None, entries: dict[str, Any]):
         self.path = path
         self._read = entries                  # key -> entry, as read
-        self._used: dict[str, Any] = {}       # key -> entry, used or made by this build
+        self._written = 0                     # entries used or made by this build, written to _out
+        self._out: Any = None                 # the next file's temporary, written as entries come
+        self.error = ""                       # why it could not be written
         self._context = ""
         self.reused = 0                       # streams written from the cache
         self.drawn = 0                        # streams drawn (and kept when they may be)
@@ -230,9 +233,9 @@ class PdfParts:
             return
         content = contents.content
         text = content.decode("latin-1") if isinstance(content, bytes) else content
-        self._used[key] = {"calls": json.dumps(recorder.calls, ensure_ascii=False, separators=(",", ":")),
+        self._use(key, {"calls": json.dumps(recorder.calls, ensure_ascii=False, separators=(",", ":")),
                            "answers": _answers(recorder.answers), "stream": text, "sha": _sha(text), "binary": isinstance(content, bytes),
-                           "filters": [f.pdfname for f in contents.filters or ()], **extra}
+                           "filters": [f.pdfname for f in contents.filters or ()], **extra})
 
     @staticmethod
     def _content(entry: dict) -> str | bytes:
@@ -251,7 +254,7 @@ class PdfParts:
             canvas.endForm()
             form = doc.idToObject[doc.getXObjectName(name)]
             set_encoded_stream(form, self._content(entry), entry["filters"], "xobject form stream")
-            self._used[key] = entry
+            self._use(key, entry)
             self.reused += 1
             return
         with _FontCalls(doc) as recorder:
@@ -278,7 +281,7 @@ class PdfParts:
             page = doc.Pages.pages[-1]
             page.hasImages = bool(entry.get("images"))
             set_encoded_stream(page, self._content(entry), entry["filters"], "page stream")
-            self._used[key] = entry
+            self._use(key, entry)
             self.reused += 1
             return list(entry["warnings"])
         forms: list[str] = []
@@ -302,21 +305,51 @@ class PdfParts:
 
     # ---------------------------------------------------------------- file
 
-    def save(self) -> str:
-        """Write the streams this build used (those of faces since changed drop out); "" or why
-        it could not be written (the build goes on: the face cache reports it)."""
-        if self.path is None or (self._used.keys() == self._read.keys() and not self.drawn):
-            return ""
-        from pnp.facecache import write_json
-        from pnp.outputfiles import atomic_path
-
+    def _use(self, key: str, entry: dict) -> None:
+        """Write an entry this build used or made to the next file (in drawing order; nothing of it
+        is held: the streams are the PDF's own, kept by ReportLab until it is saved)."""
+        if self.path is None or self.error:
+            return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with atomic_path(self.path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-                write_json(out, {"format": FORMAT, "entries": dict(sorted(self._used.items()))}, ("entries",))
+            if self._out is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._out = open(self._temporary(), "w", encoding="utf-8")   # noqa: SIM115  (closed by save/discard)
+                self._out.write('{"format":%d,"entries":{' % FORMAT)
+            self._out.write("," if self._written else "")
+            self._out.write(json.dumps(key) + ":" + json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+            self._written += 1
         except OSError as error:
-            return f"{self.path}: {error.strerror or error}"
-        return ""
+            self.error = f"{self.path}: {error.strerror or error}"
+            self.discard()
+
+    def _temporary(self) -> Path:
+        assert self.path is not None
+        return self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")   # trim() removes one left behind
+
+    def discard(self) -> None:
+        """Forget the next file (a build that failed)."""
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+            Path(self._temporary()).unlink(missing_ok=True)
+
+    def save(self) -> str:
+        """Put the next file in place: the streams this build used (those of faces since changed
+        drop out); "" or why it could not be written (the build goes on: the face cache reports it)."""
+        if self._out is None:
+            return self.error
+        try:
+            self._out.write("}}")
+            self._out.close()
+            self._out = None
+            if self._written == len(self._read) and not self.drawn:    # the same entries: leave the file
+                Path(self._temporary()).unlink(missing_ok=True)
+            else:
+                os.replace(self._temporary(), self.path)    # type: ignore[arg-type]
+        except OSError as error:
+            self.error = f"{self.path}: {error.strerror or error}"
+            self.discard()
+        return self.error
 
 
 def _strings(value: Any) -> bool:
