@@ -102,3 +102,22 @@ def test_a_streamed_save_writes_what_canvas_save_writes(tmp_path):
     assert (tmp_path / "streamed.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
     draw(tmp_path / "after.pdf").save()                   # a usual save afterwards still collects as before
     assert (tmp_path / "after.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
+
+
+def test_a_build_that_fails_writing_the_pdf_leaves_the_streams_file_as_it_was(tiny_pack, tmp_path, cache_dir,
+                                                                              monkeypatch):
+    from pnp.sheets import pdfwriter
+
+    build(tiny_pack, tmp_path / "first")
+    [kept] = cache_dir.rglob(f"*{pdfparts.SUFFIX}")
+    before = kept.read_bytes()
+    edit(tiny_pack / "cards/main.yaml", "colour: blue, value: 2}", "colour: blue, value: 3}")   # a stream to keep
+
+    def failing(canvas):
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(pdfwriter, "save_streamed", failing)
+    with pytest.raises(RuntimeError, match="disk gone"):
+        build(tiny_pack, tmp_path / "second")
+    assert kept.read_bytes() == before
+    assert [p.name for p in cache_dir.rglob("*.tmp")] == []
