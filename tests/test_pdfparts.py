@@ -121,3 +121,20 @@ def test_a_build_that_fails_writing_the_pdf_leaves_the_streams_file_as_it_was(ti
         build(tiny_pack, tmp_path / "second")
     assert kept.read_bytes() == before
     assert [p.name for p in cache_dir.rglob("*.tmp")] == []
+
+
+def test_a_font_registered_under_two_names_is_recorded_once(tiny_pack, tmp_path, cache_dir):
+    from reportlab.pdfbase import pdfmetrics
+
+    from pnp.text import fonts
+
+    regular = pdfmetrics.getFont(fonts.register("regular"))
+    pdfmetrics._fonts["PnpSans-Regular-alias"] = regular            # as ReportLab's own aliases do
+    try:
+        build(tiny_pack, tmp_path / "first")
+        again = build(tiny_pack, tmp_path / "again")
+    finally:
+        del pdfmetrics._fonts["PnpSans-Regular-alias"]
+    assert again.reused == 7
+    assert "splitString" not in vars(regular)                       # the class's method again
+    assert cards_pdf(tmp_path / "again") == cards_pdf(tmp_path / "first")

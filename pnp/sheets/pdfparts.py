@@ -77,7 +77,8 @@ class _FontCalls:
         self.doc = doc
         self.calls: list[list] = []           # [kind, font, argument]
         self.answers: list = []               # what each call answered
-        self.fonts = [f for f in pdfmetrics._fonts.values() if getattr(f, "_dynamicFont", 0)]   # noqa: SLF001
+        # each font once: one may be registered under several names
+        self.fonts = list({id(f): f for f in pdfmetrics._fonts.values() if getattr(f, "_dynamicFont", 0)}.values())  # noqa: SLF001
         self.registered = set(pdfmetrics._fonts)                                                  # noqa: SLF001
         self.mapped = set(doc.fontMapping)
         self.objects = doc.objectcounter        # images, shadings, graphics states add objects
