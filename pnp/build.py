@@ -297,7 +297,8 @@ def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float =
     inputs are unchanged are read back from it (pnp.facecache), the others drawn and stored;
     `keep_svg=False` leaves the faces' SVG text out (RenderedFace.svg == ""), as the build does;
     `packed=True` keeps each unique drawing compressed until the PDF draws it (a PackedFace of
-    pnp.render.facedata: the build's memory stays flat however many cards it prints)."""
+    pnp.render.facedata) and of each face only its key and drawing once its problems are taken:
+    the build's memory stays flat however many cards it prints."""
     maker = FaceMaker(pack, lang, drawings=drawings, bleed_mm=bleed_mm, cache=cache, keep_svg=keep_svg,
                       packed=packed)
     problems = Problems()
@@ -316,6 +317,8 @@ def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float =
             if card.copy == 1:
                 for side, face in zip(FACES, rendered, strict=True):
                     _face_problems(problems, face, card, side, lang)
+            if packed:       # the build: what the faces said is in `problems`; keep only what is printed
+                rendered = [RenderedFace(face.key, "", face.drawing) for face in rendered]
             cards.append((card, rendered[0], rendered[1]))
             if on_card is not None:
                 on_card(2)                                 # its two faces: drawn or read back
