@@ -7,11 +7,13 @@ Prints, in one run and as ratios (issue 13's targets):
    temporary folder, built by pnp against a hand-written ReportLab script drawing the same sheets
    (the same grid, marks, a back per card, text in an embedded TrueType font). Whole processes:
    each side is a fresh `python` child, run in alternating pairs, measured by its CPU time (user +
-   system); the ratio is of the medians. Also in this process (time.process_time), without the
-   start-up. Target: at most 3x, whole process.
+   system); the ratio is of the medians, after one unmeasured run of each (bytecode compiled, as
+   for an installed package). Also in this process (time.process_time), without the start-up.
+   Target: at most 3x, whole process.
 2. A generated 950-card pack: a rebuild after one card's text changed (the face cache warm)
    against a full build (cache empty), both in this process, then both as whole processes.
-   Target: at most 10%. The faces drawn are listed: the changed card's two.
+   Target: at most 10%. The faces drawn are listed (the changed card's two), and the PDF streams
+   (faces' forms, pages) written as the full build wrote them.
 3. Peak memory (ru_maxrss of a `pnp build` child) at 950 and 9,500 cards. Target: < 150 MB.
 
     .venv/bin/python benchmarks/bench_build.py [--runs 5] [--no-large]
@@ -235,13 +237,13 @@ def font_files() -> tuple[str, str]:
     return tuple(pdfmetrics.getFont(fonts.register(style)).face.filename for style in ("regular", "bold"))  # type: ignore[return-value]
 
 
-def in_process_build(pack: Path, out: Path) -> tuple[float, list[str]]:
-    """(CPU seconds, the faces drawn) of one build() call in this process."""
+def in_process_build(pack: Path, out: Path) -> tuple[float, list[str], int]:
+    """(CPU seconds, the faces drawn, the PDF streams reused) of one build() call in this process."""
     from pnp import build as pipeline
 
     start = time.process_time()
     result = pipeline.build([str(pack)], pipeline.BuildOptions(lang="en", out=out))
-    return time.process_time() - start, getattr(result, "drawn", ["?"] * result.faces)
+    return time.process_time() - start, getattr(result, "drawn", ["?"] * result.faces), getattr(result, "reused", 0)
 
 
 def main() -> int:
@@ -258,6 +260,11 @@ def main() -> int:
         shutil.copytree(fonts.cache_dir(), cache / "fonts")
         os.environ["PNP_CACHE_DIR"] = str(cache)       # this process and its children
         env = dict(os.environ)
+        # Children start from compiled bytecode, as an installed package does (pip compiles it):
+        # with PYTHONDONTWRITEBYTECODE set (as in some shells) every child would compile pnp's
+        # sources again, most of a small build's time. Kept in the temporary folder.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
         regular, bold = font_files()
         reference = tmp / "reference.py"
         reference.write_text(REFERENCE, encoding="utf-8")
@@ -265,6 +272,8 @@ def main() -> int:
         # 1. the 95-card workload, whole processes in alternating pairs, then in this process
         small = make_pack(tmp / "p95" / "poker", 95)
         pnp_times, ref_times = [], []
+        child_cpu(pnp_build_argv(small, tmp / "o95-warm", cache=False), env)         # bytecode written
+        child_cpu([sys.executable, str(reference), regular, bold, str(tmp / "ref.pdf"), "95"], env)
         for run in range(args.runs):
             pnp_times.append(child_cpu(pnp_build_argv(small, tmp / f"o95-{run}", cache=False), env)[0])
             ref_times.append(child_cpu([sys.executable, str(reference), regular, bold, str(tmp / "ref.pdf"), "95"],
@@ -282,18 +291,18 @@ def main() -> int:
                                        f"{regular!r}, {bold!r}, {str(tmp / 'ref2.pdf')!r}, 95"), "reference", "exec"), ns)
         ref_in = time.process_time() - start
         shutil.rmtree(cache / "faces", ignore_errors=True)
-        pnp_in, _ = in_process_build(small, tmp / "o95-in")
+        pnp_in, _, _ = in_process_build(small, tmp / "o95-in")
         print(f"  in this process: pnp {pnp_in:.2f} s, script {ref_in:.2f} s, ratio {pnp_in / ref_in:.2f}x")
 
         # 2. one-card rebuild against a full build, 950 cards
         big = make_pack(tmp / "p950" / "poker", 950)
         shutil.rmtree(cache / "faces", ignore_errors=True)
-        full, drawn_full = in_process_build(big, tmp / "o950")
+        full, drawn_full, _ = in_process_build(big, tmp / "o950")
         write_cards(big, 950, changed=500)
-        rebuild, drawn = in_process_build(big, tmp / "o950")
+        rebuild, drawn, reused = in_process_build(big, tmp / "o950")
         share = rebuild / full
         print(f"950 cards: full build {full:.2f} s CPU ({len(drawn_full)} faces drawn), one-card rebuild {rebuild:.2f} s "
-              f"({len(drawn)} faces drawn: {' '.join(drawn)})")
+              f"({len(drawn)} faces drawn: {' '.join(drawn)}; {reused} PDF streams reused)")
         print(f"  rebuild/full {share:.1%} (target at most {TARGET_REBUILD:.0%}): "
               f"{'met' if share <= TARGET_REBUILD else 'NOT met'}")
         shutil.rmtree(cache / "faces", ignore_errors=True)

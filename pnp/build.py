@@ -12,15 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pnp.components import ComponentPlan, has_components, plan_components, write_components
 from pnp.composition import ERROR, check_composition
 from pnp.errors import DataError, OutputError, PnpError, Problem, Problems, display_path
 from pnp.facecache import FaceCache
 from pnp.i18n import sheet as sheet_text
 from pnp.limits import MAX_FACES_PER_BUILD
 from pnp.pack import Card, Deck, Pack, load_pack
-from pnp.preview import write_previews
 from pnp.print_constants import BLEED_MM, FLIPS, LAYOUTS, PRINTER_MARGIN_MM  # noqa: F401  (re-exported: the CLI and tests read them here)
 from pnp.progress import BuildProgress
 from pnp.render.faces import FaceMaker, RenderedFace
@@ -32,6 +31,9 @@ from pnp.text import digits, fonts
 from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, TEXT_SMALL, FitIssue
 from pnp.tuckbox import HOME_CARD_THICKNESS_MM, TuckBoxPlan, plan_tuckboxes, write_tuckboxes
 from pnp.yamlsource import dotted
+
+if TYPE_CHECKING:   # boards, parts and PNG previews load when a build makes them (start-up time)
+    from pnp.components import ComponentPlan
 
 FACES = ("front", "back")
 TEXT_MISSING = "text.missing"           # a text key the build language lacks (also the loader's code)
@@ -95,6 +97,7 @@ class BuildResult:
     cleaned: int = 0                   # leftover temp files and staging folders of interrupted builds
     drawn: list[str] = field(default_factory=list)   # "card:side" of each face drawn (not from the cache)
     cached: int = 0                    # faces read back from the face cache
+    reused: int = 0                    # PDF streams (faces' forms, pages) written as the last build wrote them
 
 
 def build(games: list[str], options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:
@@ -120,7 +123,7 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
         progress.stage("faces drawn", sum(2 * len(pack.cards()) for pack, _lang in jobs))
     for pack, lang in jobs:                                            # lay out + render
         with digits.using(digits.for_language(pack.digits, lang, options.digits)):   # how numbers print
-            faces, found = render_faces(pack, lang, cache=cache, keep_svg=False,
+            faces, found = render_faces(pack, lang, cache=cache, keep_svg=False, packed=True,
                                         on_card=progress.advance if progress is not None else None)
             prepared.append(faces)
             problems.extend(found)
@@ -141,11 +144,11 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
     result = BuildResult(warnings=[*(w for pack in packs for w in pack.warnings), *small])
     result.cleaned = sum(remove_leftovers(output_dir(pack, options)) for pack in packs)
     with staged() as staging:                                          # impose + write, all or nothing
-        written = write_documents(prepared, plans, boxes, options, staging, progress)
+        written = write_documents(prepared, plans, boxes, options, staging, progress, cache)
     result.files = [staging.final(path) for path in written]
     result.faces = sum(2 * len(faces.cards) for faces in prepared)
     if cache is not None:
-        result.drawn, result.cached = cache.drawn, cache.hits
+        result.drawn, result.cached, result.reused = cache.drawn, cache.hits, cache.streams_reused
         if cache.unwritable:
             result.warnings.append(Problem(str(cache.folder), 0, "faces",
                                            f"the face cache could not be written ({cache.unwritable}): every "
@@ -158,21 +161,26 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
 
 
 def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | None], boxes: list[TuckBoxPlan],
-                    options: BuildOptions, staging: Staging, progress: BuildProgress | None = None) -> list[Path]:
-    """Write every document of the build into the staging folders; returns the staged files."""
+                    options: BuildOptions, staging: Staging, progress: BuildProgress | None = None,
+                    cache: FaceCache | None = None) -> list[Path]:
+    """Write every document of the build into the staging folders; returns the staged files. With
+    the face `cache`, the cards PDF reuses the streams of an earlier build (pnp.sheets.pdfparts)."""
     written: list[Path] = []
     for faces, plan, box in zip(prepared, plans, boxes, strict=True):
         folder = staging.folder(output_dir(faces.pack, options))
         if plan is not None:                                           # boards, parts (pnp.components)
+            from pnp.components import write_components
             written.extend(write_components(plan, folder, png=options.png))
         if not faces.cards:                                            # a game without cards (yet)
             continue
-        written.append(write_pdf(faces, options, folder, on_page=progress.pages if progress is not None else None))
+        written.append(write_pdf(faces, options, folder, on_page=progress.pages if progress is not None else None,
+                                 cache=cache))
         if box.pages:
             target = folder / f"{faces.pack.id}-tuckboxes-{faces.lang}-{options.paper}.pdf"
             write_tuckboxes(box, target)
             written.append(target)
         if options.png:
+            from pnp.preview import write_previews
             written.extend(write_previews(faces, folder))
     return written
 
@@ -222,8 +230,9 @@ def check_layouts(packs: list[Pack], options: BuildOptions) -> None:
 def render_components(pack: Pack, lang: str, options: BuildOptions) -> tuple[ComponentPlan | None, list[Problem]]:
     """Draw the pack's non-card components (pnp.components); (None, []) when it declares none. The
     problems carry codes (component.*, text.fit, text.glyph, text.missing...) and the language."""
-    if not has_components(pack):
+    if not pack.components:                                            # (pnp.components.has_components)
         return None, []
+    from pnp.components import plan_components
     plan = plan_components(pack, lang, options.paper, mat=options.mat)
     return plan, list(plan.problems)
 
@@ -277,7 +286,7 @@ def faces_of(pack: Pack, deck: Deck, card: Card) -> tuple[str, str]:
 
 
 def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM,
-                 cache: FaceCache | None = None, keep_svg: bool = True,
+                 cache: FaceCache | None = None, keep_svg: bool = True, packed: bool = False,
                  on_card: Callable[[int], None] | None = None) -> tuple[PreparedFaces, list[Problem]]:
     """Lay out and render every face; `drawings=False` only checks (no SVG conversion).
 
@@ -286,8 +295,12 @@ def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float =
     that produced the text when exactly one did), text.missing, or a template.* code: one problem
     per broken template, at its file and line (pnp.render.failures). With a `cache`, faces whose
     inputs are unchanged are read back from it (pnp.facecache), the others drawn and stored;
-    `keep_svg=False` leaves the faces' SVG text out (RenderedFace.svg == ""), as the build does."""
-    maker = FaceMaker(pack, lang, drawings=drawings, bleed_mm=bleed_mm, cache=cache, keep_svg=keep_svg)
+    `keep_svg=False` leaves the faces' SVG text out (RenderedFace.svg == ""), as the build does;
+    `packed=True` keeps each unique drawing compressed until the PDF draws it (a PackedFace of
+    pnp.render.facedata) and of each face only its key and drawing once its problems are taken:
+    the build's memory stays flat however many cards it prints."""
+    maker = FaceMaker(pack, lang, drawings=drawings, bleed_mm=bleed_mm, cache=cache, keep_svg=keep_svg,
+                      packed=packed)
     problems = Problems()
     cards = []
     for deck in pack.decks:
@@ -304,6 +317,8 @@ def render_faces(pack: Pack, lang: str, drawings: bool = True, bleed_mm: float =
             if card.copy == 1:
                 for side, face in zip(FACES, rendered, strict=True):
                     _face_problems(problems, face, card, side, lang)
+            if packed:       # the build: what the faces said is in `problems`; keep only what is printed
+                rendered = [RenderedFace(face.key, "", face.drawing) for face in rendered]
             cards.append((card, rendered[0], rendered[1]))
             if on_card is not None:
                 on_card(2)                                 # its two faces: drawn or read back
@@ -320,8 +335,10 @@ def pdf_name(pack: Pack, lang: str, options: BuildOptions) -> str:
 
 
 def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None = None,
-              on_page: Callable[[int, int], None] | None = None) -> Path:
-    """The cards PDF of one pack and language, into `folder` (default: the pack's output folder)."""
+              on_page: Callable[[int, int], None] | None = None, cache: FaceCache | None = None) -> Path:
+    """The cards PDF of one pack and language, into `folder` (default: the pack's output folder);
+    with the face `cache`, the form and page streams of the last build of this PDF whose inputs
+    are unchanged are reused (pnp.sheets.pdfparts: the same bytes, drawn once)."""
     pack = faces.pack
     target = (folder or output_dir(pack, options)) / pdf_name(pack, faces.lang, options)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -331,11 +348,24 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
         sheet_cards.append(SheetCard(front=Face(front.key, front.drawing), back=Face(back.key, back.drawing),
                                      trim_w=deck.size_pt[0], trim_h=deck.size_pt[1], label=card.id))
     title = pack.texts[faces.lang].get(pack.name, pack.id)
+    parts = None
+    if cache is not None:
+        from pnp.sheets.pdfparts import PdfParts
+        parts = PdfParts.open(cache.folder, f"{pack.root.resolve()}\0{target.name}")
     # Sheet text (instructions, page labels, test bar) in the build language, from the string pack
     # every game shares (pnp/i18n/sheet), drawn through the text layer's fonts (Cyrillic, Arabic).
-    write_cards_pdf(target, sheet_cards, paper=options.paper, layout=options.layout, flip=options.flip,
-                    back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
-                    subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
-                    instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"),
-                    printer_margin=options.printer_margin_mm, on_page=on_page, page_reports=False)
+    try:
+        write_cards_pdf(target, sheet_cards, paper=options.paper, layout=options.layout, flip=options.flip,
+                        back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
+                        subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
+                        instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"),
+                        printer_margin=options.printer_margin_mm, on_page=on_page, page_reports=False, parts=parts)
+    except BaseException:
+        if parts is not None:
+            parts.discard()                                    # no half-written file of streams
+        raise
+    if parts is not None and cache is not None:
+        why = parts.save()
+        cache.unwritable = cache.unwritable or why
+        cache.streams_reused += parts.reused
     return target

@@ -39,6 +39,7 @@ import hashlib
 import json
 import os
 import time
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -47,7 +48,7 @@ from typing import Any
 
 from pnp.limits import MAX_FACE_CACHE_BYTES
 
-FORMAT = 1                      # bump when an entry's layout or meaning changes
+FORMAT = 2                      # bump when an entry's layout or meaning changes
 _PACKAGE = Path(__file__).resolve().parent
 # The code a face's drawing comes from: a change to any of it (in a development checkout, where
 # the version stays put) must not replay drawings the old code made.
@@ -153,6 +154,48 @@ class CachedFace:
     text_keys: dict[str, str]
     texts: dict[str, str]                     # text key -> its value when drawn (see text_value)
     art: dict[str, str]                       # href -> the file's sha256 when drawn
+    sha: str                                  # text_sha of its drawing's JSON text
+    size: tuple[float, float]                 # the drawing's width and height (points)
+
+
+def text_sha(text: str) -> str:
+    """What a face entry records of its drawing's text: a drawing read back whole and unchanged
+    can be kept packed (pnp.render.facedata.PackedFace) without decoding it now."""
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def write_json(out: Any, data: dict[str, Any], maps: tuple[str, ...]) -> None:
+    """json.dump of `data`, whose `maps` values are mappings written one item at a time, each by
+    the C encoder: json.dump itself encodes in Python (several times slower), and json.dumps of
+    the whole would hold the file's text in memory at once."""
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    out.write("{")
+    for n, (name, value) in enumerate(data.items()):
+        out.write(("," if n else "") + dumps(name) + ":")
+        if name not in maps:
+            out.write(dumps(value))
+            continue
+        out.write("{")
+        for k, (key, item) in enumerate(value.items()):
+            out.write(("," if k else "") + dumps(key) + ":" + (item if isinstance(item, _Raw) else dumps(item)))
+        out.write("}")
+    out.write("}")
+
+
+class _Raw(str):
+    """A value that is JSON text already (write_json writes it as it is)."""
+
+
+def _text(drawing: str | bytes) -> str:
+    """A stored drawing as its JSON text (PackedFace keeps it zlib-compressed)."""
+    return drawing if isinstance(drawing, str) else zlib.decompress(drawing).decode()
+
+
+def drawing_text(data: dict) -> str:
+    """A drawing's data (pnp.render.facedata.face_data) as the JSON text the cache stores."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def text_value(texts: Any, key: str) -> str:
@@ -179,10 +222,16 @@ def parse_face(data: Any) -> CachedFace | None:
             and all(isinstance(i, list) and len(i) == 2 and isinstance(i[0], str) and isinstance(i[1], dict)
                     for i in issues)
             and _strs(data.get("missing")) and _str_map(data.get("text_keys")) and _str_map(data.get("texts"))
-            and _str_map(data.get("art"))):
+            and _str_map(data.get("art")) and isinstance(data.get("sha"), str) and _size(data.get("size"))):
         return None
     return CachedFace(data["drawing"], data["svg"], tuple((code, facts) for code, facts in issues),
-                      tuple(data["missing"]), data["text_keys"], data["texts"], data["art"])
+                      tuple(data["missing"]), data["text_keys"], data["texts"], data["art"], data["sha"],
+                      tuple(data["size"]))
+
+
+def _size(value: Any) -> bool:
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in value))
 
 
 @dataclass
@@ -195,9 +244,10 @@ class FaceCache:
     drawn: list[str] = field(default_factory=list)     # "card:side" of every face drawn (a miss)
     broken: int = 0                                    # entries that did not read: ignored, redrawn
     unwritable: str = ""                               # why the cache could not be written (once)
+    streams_reused: int = 0                            # PDF forms and pages written from the cache (pnp.sheets.pdfparts)
     _read_faces: dict[str, dict[str, Any]] = field(default_factory=dict)   # index -> faces as read
     _read_drawings: dict[str, dict[str, Any]] = field(default_factory=dict)
-    _faces: dict[str, dict[str, Any]] = field(default_factory=dict)     # index -> faces used or made now
+    _faces: dict[str, dict[str, Any]] = field(default_factory=dict)     # index -> face -> (drawing, entry) used or made now
     _drawings: dict[str, dict[str, Any]] = field(default_factory=dict)  # index -> their drawings
     _changed: set[str] = field(default_factory=set)    # indexes with new entries, to write
 
@@ -238,22 +288,32 @@ class FaceCache:
         if found is None:
             self.broken += 1
             return None
-        self._faces[index][key] = data
+        self._faces[index][key] = (found.drawing_id, data)
         return found
 
     def drawing(self, index: str, drawing_id: str) -> Any:
         """A drawing's data (decoded by pnp.render.facedata), None when the index has none or it
         does not parse. The index holds each drawing as JSON text, parsed only when a face needs
         it: a string takes a fraction of the memory of the lists it parses to."""
-        text = self._read_drawings[index].get(drawing_id)
-        if not isinstance(text, str):
+        text = self.text_of(index, drawing_id)
+        if text is None:
             return None
         try:
-            data = json.loads(text)
+            return json.loads(text)
         except (ValueError, RecursionError):
             return None
-        self._drawings[index][drawing_id] = text
-        return data
+
+    def text_of(self, index: str, drawing_id: str) -> str | None:
+        """A drawing's JSON text as this build stored it or the index held it (then kept for
+        `save`: a face uses it); None when there is none."""
+        self._load(index)
+        text = self._drawings[index].get(drawing_id)
+        if text is None:
+            text = self._read_drawings[index].get(drawing_id)
+            if not isinstance(text, str):
+                return None
+            self._drawings[index][drawing_id] = text
+        return _text(text)
 
     def discard(self, index: str, drawing_id: str) -> None:
         """Forget a drawing that did not read back (the face drawn again replaces it)."""
@@ -261,11 +321,16 @@ class FaceCache:
         self._read_drawings[index].pop(drawing_id, None)
         self._drawings[index].pop(drawing_id, None)
 
-    def store(self, index: str, key: str, entry: dict, drawing_id: str, drawing: dict) -> None:
-        """Keep a face drawn by this build and its drawing, for `save`."""
+    def store(self, index: str, key: str, entry: dict, drawing_id: str, drawing: str | bytes | None) -> None:
+        """Keep a face drawn by this build, for `save`: its entry (with the `sha` of its drawing's
+        text) and its drawing, the JSON text `drawing_text` writes or that text zlib-compressed
+        (a PackedFace's bytes, shared: not held twice), or None when it is stored already. The
+        entry is kept as its JSON text: a few hundred bytes rather than a tree of dicts."""
         self._load(index)
-        self._faces[index][key] = {"drawing": drawing_id, **entry}
-        self._drawings[index][drawing_id] = json.dumps(drawing, ensure_ascii=False, separators=(",", ":"))
+        self._faces[index][key] = (drawing_id, _Raw(json.dumps({"drawing": drawing_id, **entry}, ensure_ascii=False,
+                                                               separators=(",", ":"))))
+        if drawing is not None:
+            self._drawings[index][drawing_id] = drawing
         self._changed.add(index)
 
     def save(self) -> None:
@@ -279,14 +344,14 @@ class FaceCache:
             if self.unwritable or not (index in self._changed or len(faces) != len(self._read_faces[index])):
                 continue
             drawings = {**self._read_drawings[index], **self._drawings[index]}
-            data = {"format": FORMAT, "faces": dict(sorted(faces.items())),
-                    "drawings": {d: drawings[d] for d in sorted({f["drawing"] for f in faces.values()})
+            data = {"format": FORMAT, "faces": {key: entry for key, (_d, entry) in sorted(faces.items())},
+                    "drawings": {d: _text(drawings[d]) for d in sorted({d for d, _e in faces.values()})
                                  if d in drawings}}
             try:
                 path = self._path(index)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-                    json.dump(data, out, ensure_ascii=False, separators=(",", ":"))   # streamed, not one string
+                    write_json(out, data, ("faces", "drawings"))   # streamed, not one string
             except OSError as error:
                 self.unwritable = f"{self.folder}: {error.strerror or error}"
         # what was read and drawn is in the faces now (and on disk): not kept while the PDF is written

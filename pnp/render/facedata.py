@@ -2,6 +2,7 @@
 
     data = face_data(face)            # None when the face holds something this format cannot keep
     face = face_from_data(data, art)  # ValueError for anything that is not a face this wrote
+    packed = PackedFace.of(text, w, h, art)   # the JSON text kept compressed until the PDF needs it
 
 The operations are stored by their names in svgcanvas.OPERATIONS with their arguments as JSON
 values: PDF operator text, numbers, font names, strings, a shaped run as its characters and glyph
@@ -12,12 +13,15 @@ written into a PDF or left to fail half way through one.
 """
 from __future__ import annotations
 
+import json
 import math
+import zlib
 from typing import Any, Callable
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import ShapeData, ShapedStr
 
+from pnp.errors import PnpError
 from pnp.render.svgcanvas import OPERATIONS, CompiledFace, ImageUse
 
 _NAMES = {op: name for name, op in OPERATIONS.items()}
@@ -64,6 +68,53 @@ def face_from_data(data: Any, art: Callable[[str], Any]) -> CompiledFace:
         printed = tuple(_number(v) for v in _list(item[2], 2))
         uses.append(ImageUse(item[0], str(found.path), pixels, printed))  # type: ignore[arg-type]
     return CompiledFace(width, height, decoded, tuple(uses))
+
+
+class PackedFace:
+    """A compiled face kept as its compressed JSON text (`face_data`'s) between the moment it is
+    drawn or read from the cache and the moment the sheet writer defines its PDF form: a build of
+    thousands of cards holds each unique face in a few hundred bytes rather than its operations
+    (issue 13: flat memory). It answers `width` and `height` at once; `define_form` (and anything
+    else a CompiledFace has: ops, images, draw) decodes the text, each time, keeping nothing.
+
+    `cache_id` names the drawing in the face cache (the content address of everything it depends
+    on, pnp.facecache): the sheet writer keys the form's PDF stream with it (pnp.sheets.pdfparts).
+    A text that does not decode raises FaceDataError: the face cache checks each text's hash when
+    it reads it, so only a cache folder written by something else than pnp gets there."""
+
+    __slots__ = ("width", "height", "cache_id", "_packed", "_art")
+
+    def __init__(self, packed: bytes, width: float, height: float, art: Callable[[str], Any], cache_id: str = ""):
+        self.width, self.height, self.cache_id = width, height, cache_id
+        self._packed, self._art = packed, art
+
+    @classmethod
+    def of(cls, text: str, width: float, height: float, art: Callable[[str], Any], cache_id: str = "") -> PackedFace:
+        return cls(zlib.compress(text.encode(), 1), width, height, art, cache_id)
+
+    @property
+    def packed(self) -> bytes:
+        """The drawing's JSON text, zlib-compressed (what the face cache may keep of it)."""
+        return self._packed
+
+    def unpack(self) -> CompiledFace:
+        try:
+            return face_from_data(json.loads(zlib.decompress(self._packed)), self._art)
+        except (ValueError, TypeError, KeyError, AttributeError, zlib.error) as error:
+            raise FaceDataError(f"a face drawing in the face cache does not read back ({error}): build again with "
+                                "--no-cache, or empty the cache folder") from None
+
+    def define_form(self, canvas: Any, name: str) -> None:
+        self.unpack().define_form(canvas, name)
+
+    def __getattr__(self, name: str) -> Any:       # ops, images, draw...: those of the decoded face
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.unpack(), name)
+
+
+class FaceDataError(PnpError):
+    """A packed face that does not decode (see PackedFace): exit 2 with the message, no traceback."""
 
 
 def _operation(item: Any, art: Callable[[str], Any]) -> tuple[Callable, tuple]:

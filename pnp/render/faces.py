@@ -17,7 +17,7 @@ from pnp.i18n.texts import Texts
 from pnp.pack import Card, Deck, Pack
 from pnp.print_constants import BLEED_MM, SAFE_MM
 from pnp.render.art import ART_ERROR, ArtError, ArtLibrary
-from pnp.render.facedata import face_data, face_from_data
+from pnp.render.facedata import PackedFace, face_data, face_from_data
 from pnp.render.failures import TemplateFailures
 from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
 from pnp.render.templates import Record, Renderer, TemplateProblem, TextKeys
@@ -137,9 +137,11 @@ class FaceMaker:
     a face whose inputs are unchanged since it was last drawn is read back instead of drawn."""
 
     def __init__(self, pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM,
-                 cache: FaceCache | None = None, keep_svg: bool = True):
+                 cache: FaceCache | None = None, keep_svg: bool = True, packed: bool = False):
         fonts.register_all()
         self.keep_svg = keep_svg  # False: faces carry no SVG text (a build needs only the drawings)
+        self.packed = packed      # True: drawings kept compressed until drawn (PackedFace), no text
+                                  # boxes kept (RenderedFace.boxes, for `pnp i18n fit`): the build
         self.bleed_mm = bleed_mm  # the art past the trim: home print's BLEED_MM, or a print shop's
         self.drawings = drawings  # False: lay out and check only (the checker), no SVG conversion
         self.rtl = is_rtl(lang)
@@ -161,6 +163,7 @@ class FaceMaker:
             self._sources = TemplateSources(self.renderer.env, {})
             self._last_card: tuple[Card | None, str] = (None, "")
             self._art_of: dict[str, dict[str, str]] = {}   # SVG key -> art files it draws (href -> sha256)
+            self._sha_of: dict[str, str] = {}              # SVG key -> text_sha of its drawing's text
             self._static = facecache.digest(facecache.code_digest(), facecache.fonts_digest(),
                                             facecache.pack_assets_digest(pack), lang, bleed_mm, SAFE_MM,
                                             repr(digits.active()),     # how numbers print (build option)
@@ -193,6 +196,7 @@ class FaceMaker:
             raise _control_problem(template, svg, keys)
         key = hashlib.sha256(svg.encode()).hexdigest()[:20]
         drawing = self._drawings.get(key)
+        stored: bytes | None = None              # the drawing, when packed now (PackedFace.packed)
         if drawing is None and self.drawings:
             try:
                 drawing = compile_svg(svg, art=self._art if self.cache is not None else self.art)
@@ -200,16 +204,29 @@ class FaceMaker:
                 raise self._art_problem(template, error) from None
             except UnsupportedSvg as error:      # at the template line that writes the element
                 raise self.renderer.svg_problem(template, error) from None
-            self._drawings[key] = drawing
             if self.cache is not None:      # what this SVG draws, for every face that has the same SVG
                 self._art_of[key] = dict(self._art.seen)
+            if self.packed:                 # each unique face kept once, compressed, until the PDF draws it
+                data = face_data(drawing)
+                if data is not None:
+                    text = facecache.drawing_text(data)
+                    drawing = PackedFace.of(text, drawing.width, drawing.height, self.art,
+                                            self._drawing_id(key) if self.cache is not None else "")
+                    if self.cache is not None:
+                        stored = drawing.packed
+                        self._sha_of[key] = facecache.text_sha(text)
+            self._drawings[key] = drawing
         rendered = RenderedFace(key, svg if self.keep_svg else "", drawing, tuple(report.issues),
                                 tuple(dict.fromkeys([*missing, *report.missing_keys])), keys.unique(),
-                                tuple(report.boxes))
+                                () if self.packed else tuple(report.boxes))   # the build reads no boxes
         if self.cache is not None:
             self.cache.drawn.append(f"{card.id if card else deck.id}:{face}")
-            self._store(cache_key, rendered)
+            self._store(cache_key, rendered, stored)
         return rendered
+
+    def _drawing_id(self, svg_key: str) -> str:
+        """A drawing's name in the cache: its SVG and the art files it draws (see _store)."""
+        return facecache.digest(self._static, svg_key, self._art_of.get(svg_key, {}))
 
     def _cache_key(self, template: str, deck: Deck, card: Card | None, face: str) -> str:
         """Everything the face's render context is made of (see `face`), cheaper than the context:
@@ -217,8 +234,9 @@ class FaceMaker:
         field's collection is in the pack's shared context, part of `_static`), the deck's id,
         name and size, the side, and the template's sources."""
         deck_name = facecache.text_value(self.texts, deck.name) if deck.name in self.texts else deck.name
-        return facecache.digest(self._static, template, self._sources.digest(template), face, deck.id, deck_name,
-                                deck.size_pt, self._card_data(card))
+        parts = (self._static, template, self._sources.digest(template), face, deck.id, deck_name,
+                 repr(deck.size_pt), self._card_data(card))       # strings: hashed as they are (speed)
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     def _card_data(self, card: Card | None) -> str:
         """The card's part of its faces' keys (both faces of a card share it: made once)."""
@@ -248,7 +266,14 @@ class FaceMaker:
         drawing = self._drawings.get(entry.svg_key)
         if drawing is None:
             try:
-                drawing = face_from_data(self.cache.drawing(self._static, entry.drawing_id), self.art)
+                if self.packed:             # kept as read (its hash checked), decoded when the PDF draws it
+                    text = self.cache.text_of(self._static, entry.drawing_id)
+                    if text is None or facecache.text_sha(text) != entry.sha:
+                        raise ValueError("not the drawing the entry names")
+                    drawing = PackedFace.of(text, *entry.size, self.art, entry.drawing_id)
+                    self._sha_of[entry.svg_key] = entry.sha
+                else:
+                    drawing = face_from_data(self.cache.drawing(self._static, entry.drawing_id), self.art)
                 issues = tuple(FitIssue.from_facts(code, facts.get) for code, facts in entry.issues)
             except (ValueError, TypeError, KeyError, AttributeError):   # not what this code wrote: redraw
                 self.cache.discard(self._static, entry.drawing_id)
@@ -260,20 +285,25 @@ class FaceMaker:
         self.cache.hits += 1
         return RenderedFace(entry.svg_key, "", drawing, issues, entry.missing_keys, entry.text_keys)
 
-    def _store(self, cache_key: str, face: RenderedFace) -> None:
+    def _store(self, cache_key: str, face: RenderedFace, stored: bytes | None) -> None:
+        """Keep a face just drawn; `stored` is its drawing when this call packed it (else the
+        drawing, shared with an earlier face of the same SVG, is in the cache already, or made now)."""
         assert self.cache is not None
-        data = face_data(face.drawing)
-        if data is None:
-            return
+        drawing_id = self._drawing_id(face.key)
+        sha = self._sha_of.get(face.key)
+        drawing: str | bytes | None = stored
+        if sha is None:                          # not packed (the checker's faces), first of its SVG
+            data = face_data(face.drawing)
+            if data is None:
+                return                           # a face the cache cannot hold: drawn every build
+            drawing = facecache.drawing_text(data)
+            sha = self._sha_of[face.key] = facecache.text_sha(drawing)
         seen = self._recording.seen  # type: ignore[attr-defined]
-        art = self._art_of.get(face.key, {})
-        drawing_id = facecache.digest(self._static, face.key, art)
-        entry = {"svg": face.key, "issues": [[i.code, i.facts()] for i in face.issues],
+        entry = {"svg": face.key, "sha": sha, "issues": [[i.code, i.facts()] for i in face.issues],
                  "missing": list(face.missing_keys), "text_keys": dict(face.text_keys),
                  "texts": {name: facecache.text_value(self.texts, name) for name in dict.fromkeys(seen)},
-                 "art": art}
-        self.cache.store(self._static, cache_key, entry, drawing_id, data)
-
+                 "art": self._art_of.get(face.key, {}), "size": [face.drawing.width, face.drawing.height]}
+        self.cache.store(self._static, cache_key, entry, drawing_id, drawing)
 
     def _art_problem(self, template: str, error: ArtError) -> TemplateProblem:
         """An art file the face cannot draw, at the template line that names it when the href is

@@ -9,23 +9,32 @@ from __future__ import annotations
 import copy as _copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import print_constants as pc
 from pnp.i18n import sheet as sheet_text
-from pnp.sheets.calibrate import write_calibration_pdf  # noqa: F401  (re-exported for the CLI)
 from pnp.sheets.impose import Rect, SheetGeometry, Slot, impose
 from pnp.sheets.info import Item, Missed, Placed, draw_placed, place_items
-from pnp.sheets.pdfcommon import DUPLEX_PREF, atomic_path, clip_rect, new_canvas, safe_clip, sheet_font
+from pnp.sheets.pdfcommon import (
+    DUPLEX_PREF,
+    atomic_path,
+    clip_rect,
+    new_canvas,
+    safe_clip,
+    save_streamed,
+    sheet_font,
+)
+from pnp.sheets.pdfparts import Applied, PdfParts, set_encoded_stream
 from pnp.sheets.sprues import LAYOUTS, Sprue, find_sprue
 from pnp.text.fitreport import MIN_PRINTED_PT
 from pnp.units import mm, pt_to_mm
+
+if TYPE_CHECKING:   # reportlab.graphics pulls in platypus: a tenth of a second a build needs only for such faces
+    from reportlab.graphics.shapes import Drawing
 
 # The English sheet text (pnp/i18n/sheet/en.yaml); `instructions=` replaces any of these keys, and a
 # `lang` the shared string pack has gives that language's text by default.
@@ -52,7 +61,7 @@ class Face:
     key: str
     # trim + 2 * BLEED_MM on each axis, in points; (0, 0) = bottom-left of the bleed box. A ReportLab
     # Drawing, or any object with width, height and define_form(canvas, name) (a compiled SVG face).
-    drawing: Drawing
+    drawing: Drawing | Any
 
 
 @dataclass(frozen=True)
@@ -97,38 +106,62 @@ class SheetReport:
 
 
 class _Forms:
-    """Each unique face becomes one form XObject, named in order of first use (reproducible)."""
+    """Each unique face becomes one form XObject, named in order of first use (reproducible).
+    With `parts` (pnp.sheets.pdfparts), a face drawn by an earlier build gets that build's stream."""
 
-    def __init__(self, canvas: Canvas):
+    def __init__(self, canvas: Canvas, parts: PdfParts | None = None):
         self.canvas = canvas
+        self.parts = parts
         self.names: dict[str, str] = {}
+        self._shared: dict[Any, Any] = {}     # what ReportLab would make for each form when saving
 
     def ensure(self, face: Face) -> str:
         name = self.names.get(face.key)
         if name is None:
             name = self.names[face.key] = f"pnpface{len(self.names)}"
-            d = face.drawing
-            if hasattr(d, "define_form"):  # e.g. pnp.render.svgcanvas.CompiledFace defines its own form
-                d.define_form(self.canvas, name)
+            d: Any = face.drawing
+            if self.parts is not None and getattr(d, "cache_id", None):
+                self.parts.form(self.canvas, name, d, lambda: self._define(d, name))
             else:
-                # Defined before the page draws anything; beginForm/endForm keep the page state intact.
-                self.canvas.beginForm(name, 0, 0, d.width, d.height)
-                renderPDF.draw(_with_initial_font(d, self.canvas._fontname), self.canvas, 0, 0)
-                shading = dict(self.canvas._shadingUsed)  # endForm forgets it
-                self.canvas.endForm()
-                _complete_form_resources(self.canvas, name, shading)
-            compress_form_now(self.canvas, name)
+                self._define(d, name)
+            self._share_dictionaries(name)
         return name
 
+    def _share_dictionaries(self, name: str) -> None:
+        """Give the form the resource dictionary, box and matrix its format() would make, one
+        object for every form alike: formatting them writes the same bytes, and ReportLab keeps
+        what format() makes on each of thousands of forms until the document is freed."""
+        doc = self.canvas._doc
+        form = doc.idToObject[doc.getXObjectName(name)]
+        if form.Resources is None and not form.XObjects:
+            key = ("resources", bool(form.hasImages))
+            if key not in self._shared:
+                resources = self._shared[key] = pdfdoc.PDFResourceDictionary()
+                resources.basicFonts()
+                resources.allProcs() if form.hasImages else resources.basicProcs()
+            form.Resources = self._shared[key]
+        if form.BBox is None:
+            box = (form.lowerx, form.lowery, form.upperx, form.uppery)
+            form.BBox = self._shared.setdefault(box, pdfdoc.PDFArray(list(box)))
+        if form.Matrix is None:
+            form.Matrix = self._shared.setdefault("matrix", pdfdoc.PDFArray([1, 0, 0, 1, 0, 0]))
 
-class _Applied:
-    """A stream filter already applied (see compress_form_now): names itself, changes nothing."""
+    def _define(self, d: Any, name: str) -> None:
+        if hasattr(d, "define_form"):  # e.g. pnp.render.svgcanvas.CompiledFace defines its own form
+            d.define_form(self.canvas, name)
+        else:
+            from reportlab.graphics import renderPDF
 
-    def __init__(self, pdfname: str):
-        self.pdfname = pdfname
+            # Defined before the page draws anything; beginForm/endForm keep the page state intact.
+            self.canvas.beginForm(name, 0, 0, d.width, d.height)
+            renderPDF.draw(_with_initial_font(d, self.canvas._fontname), self.canvas, 0, 0)
+            shading = dict(self.canvas._shadingUsed)  # endForm forgets it
+            self.canvas.endForm()
+            _complete_form_resources(self.canvas, name, shading)
+        compress_form_now(self.canvas, name)
 
-    def encode(self, text):
-        return text
+
+_Applied = Applied      # its old name (pnp.sheets.pdfparts.Applied)
 
 
 def compress_form_now(canvas: Canvas, name: str) -> None:
@@ -151,9 +184,7 @@ def _encode_now(obj, comment: str) -> None:
     content = obj.stream
     for f in reversed(filters):
         content = f.encode(content)
-    stream = pdfdoc.PDFStream(content=content, filters=[_Applied(f.pdfname) for f in filters])
-    stream.__Comment__ = comment
-    obj.Contents, obj.stream, obj.compression = stream, None, 0
+    set_encoded_stream(obj, content, [f.pdfname for f in filters], comment)
 
 
 def _with_initial_font(drawing: Drawing, font: str) -> Drawing:
@@ -241,7 +272,8 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                     flip: str = "long", back_offset: tuple[float, float] = (0.0, 0.0), title: str = "",
                     subject: str = "", author: str = "", lang: str = "en", instructions: dict | None = None,
                     font: str | None = None, printer_margin: float = pc.PRINTER_MARGIN_MM,
-                    on_page: Callable[[int, int], None] | None = None, page_reports: bool = True) -> SheetReport:
+                    on_page: Callable[[int, int], None] | None = None, page_reports: bool = True,
+                    parts: PdfParts | None = None) -> SheetReport:
     """Impose `cards` onto sheets and write the PDF atomically.
 
     duplex: each front page is followed by its back page. Backs are mirrored for the flip
@@ -262,7 +294,9 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     the shipped sprue, or the densest that fits (NoLayoutError, a ValueError, when none does).
     `on_page(done, total)` is called after each page is drawn (a progress bar). `page_reports=False`
     leaves SheetReport.pages empty (what was placed where, a few kilobytes a page: a build of
-    thousands of cards does not need it).
+    thousands of cards does not need it). `parts` (pnp.sheets.pdfparts) reuses the streams of
+    forms and pages an earlier build wrote (faces must be PackedFaces with a cache_id), and keeps
+    this build's: the bytes are the same as without it (`page_reports=True` draws every page).
     """
     if not 0 <= printer_margin <= pc.MAX_PRINTER_MARGIN_MM:
         raise ValueError(f"printer margin {printer_margin:g} mm: use 0 to {pc.MAX_PRINTER_MARGIN_MM:g} mm")
@@ -286,25 +320,54 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     with atomic_path(path) as tmp:
         canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang,
                             duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip], font=font)
-        forms = _Forms(canvas)
+        forms = _Forms(canvas, parts)
+        geo_texts = {id(geo): repr(geo) for _, geo, _ in plan} if parts is not None else {}   # page keys
         for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
             for side in sides(layout):
                 shift = back_shift if side == "back" else (0.0, 0.0)
                 text = place_sheet_text(geo, texts, side, layout, flip, n, len(plan), title, font, direction)
-                page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, text, font, report.warnings,
-                                  direction, printer_margin)
-                if page_reports:
-                    report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w,
-                                                   geo.page_h, *page))
+                if parts is not None and not page_reports:
+                    _reused_page(canvas, forms, parts, geo, geo_texts[id(geo)], sheet_cards, side, shift,
+                                 text, font, report.warnings, direction, printer_margin)
+                else:
+                    page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, text, font,
+                                      report.warnings, direction, printer_margin)
+                    if page_reports:
+                        report.pages.append(PageReport(canvas.getPageNumber(), n, side, sprue.id, geo.page_w,
+                                                       geo.page_h, *page))
+                    canvas.showPage()
+                    compress_page_now(canvas)
                 pages_written += 1
-                canvas.showPage()
-                compress_page_now(canvas)
                 if on_page is not None:
                     on_page(pages_written, len(plan) * (1 if layout == "gutterfold" else 2))
             report.front_sheets += 1
             report.back_sheets += layout == "duplex"
-        canvas.save()
+        save_streamed(canvas)
     return report
+
+
+def _reused_page(canvas: Canvas, forms: _Forms, parts: PdfParts, geo: SheetGeometry, geo_text: str,
+                 cards: list[SheetCard], side: str, shift: tuple[float, float],
+                 text: tuple[list[Placed], list[Missed]], font: str, warnings: list[str], direction: str,
+                 printer_margin: float) -> None:
+    """_draw_page, then showPage, through `parts`: the page's stream as an earlier build wrote it
+    when its inputs (the forms it shows, the geometry, the sheet text as placed) are the same."""
+    faces = [c.back if side == "back" else c.front for c in cards]
+    faces += [c.back for c in cards] if side == "gutterfold" else []
+    names = [forms.ensure(face) for face in faces]     # forms first, as _draw_page defines them
+    sizes = [[float(face.drawing.width), float(face.drawing.height)] for face in faces]   # the faces' matrices
+    inputs = [names, sizes, geo_text, side, list(shift), repr(text), font, direction, printer_margin]
+
+    def draw() -> list[str]:
+        before = len(warnings)
+        _draw_page(canvas, forms, geo, cards, side, shift, text, font, warnings, direction, printer_margin)
+        canvas.showPage()
+        compress_page_now(canvas)
+        added = warnings[before:]
+        del warnings[before:]
+        return added
+
+    warnings.extend(parts.page(canvas, inputs, (geo.page_w, geo.page_h), draw))
 
 
 def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[SheetCard], side: str,
@@ -401,3 +464,14 @@ def place_sheet_text(geo: SheetGeometry, texts: dict[str, str], side: str, layou
 
 def _smallest(placed: list[Placed]) -> float:
     return min((p.size for p in placed), default=0.0)
+
+
+def __getattr__(name: str) -> Any:
+    """write_calibration_pdf (re-exported for the CLI) and renderPDF, loaded when first asked for."""
+    if name == "write_calibration_pdf":
+        from pnp.sheets.calibrate import write_calibration_pdf
+        return write_calibration_pdf
+    if name == "renderPDF":
+        from reportlab.graphics import renderPDF
+        return renderPDF
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,140 @@
+"""Reused PDF streams (pnp/sheets/pdfparts.py) and the build's flat memory (packed faces, the PDF
+written as it is formatted): a rebuild writes the unchanged forms and pages from the cache, and
+its PDF is byte for byte the PDF of a build without the cache, even when a changed card gives
+the other faces' characters other codes in the font subsets."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import test_facecache as shared
+
+from pnp import build as pipeline
+from pnp.render.facedata import PackedFace
+from pnp.render.svgcanvas import CompiledFace
+from pnp.sheets import pdfparts
+from pnp.sheets.pdfcommon import new_canvas, save_streamed
+
+build, edit = shared.build, shared.edit
+cache_dir = shared.cache_dir          # the fixture: an empty face cache for the test
+
+
+def cards_pdf(out: Path) -> bytes:
+    return (out / "tiny" / "tiny-cards-en-a4.pdf").read_bytes()
+
+
+def test_an_unchanged_build_writes_every_stream_from_the_cache(tiny_pack, tmp_path, cache_dir):
+    first = build(tiny_pack, tmp_path / "first")
+    assert first.reused == 0
+    again = build(tiny_pack, tmp_path / "again")
+    # tiny: alpha's, beta's and gamma's fronts, gamma's second face, the deck back: 5 forms; 1 sheet, 2 pages
+    assert again.reused == 7
+    assert cards_pdf(tmp_path / "again") == cards_pdf(tmp_path / "first")
+
+
+def test_a_changed_card_redraws_its_form_only(tiny_pack, tmp_path, cache_dir):
+    build(tiny_pack, tmp_path / "first")
+    edit(tiny_pack / "cards/main.yaml", "colour: blue, value: 2}", "colour: blue, value: 3}")       # beta's value
+    rebuilt = build(tiny_pack, tmp_path / "rebuilt")
+    assert rebuilt.drawn == ["beta:front", "beta:back"] and rebuilt.reused == 6       # the pages too: same form names
+    build(tiny_pack, tmp_path / "fresh", cache=False)
+    assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "fresh")
+
+
+def test_a_new_character_early_in_the_document_renumbers_the_later_streams(tiny_pack, tmp_path, cache_dir):
+    """ReportLab gives ASCII characters their own codes and the others the next free one, in order
+    of first use. alpha is drawn first: a new "§" on it takes the code beta's "¤" had, which moves
+    up one. beta's drawing is unchanged (read from the face cache) but its stored stream no
+    longer holds: its font calls answer otherwise, so it is drawn again."""
+    edit(tiny_pack / "text" / "en.yaml", "beta: {title: Beta,", "beta: {title: Beta ¤,")
+    build(tiny_pack, tmp_path / "first")
+    edit(tiny_pack / "text" / "en.yaml", "alpha: {title: Alpha,", "alpha: {title: Alpha §,")
+    rebuilt = build(tiny_pack, tmp_path / "rebuilt")
+    assert [face for face in rebuilt.drawn if not face.startswith("alpha")] == []     # beta: from the face cache
+    assert rebuilt.reused < 6                                                           # beta's form: drawn
+    build(tiny_pack, tmp_path / "fresh", cache=False)
+    assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "fresh")
+
+
+@pytest.mark.parametrize("damage", ["stream", "calls", "garbage"])
+def test_a_damaged_parts_file_is_drawn_again_not_copied(tiny_pack, tmp_path, cache_dir, damage):
+    build(tiny_pack, tmp_path / "first")
+    files = list(cache_dir.rglob(f"*{pdfparts.SUFFIX}"))
+    assert len(files) == 1
+    data = json.loads(files[0].read_bytes())
+    for entry in data["entries"].values():
+        if damage == "stream":
+            entry["stream"] = entry["stream"][:-8] + "zzzzzzzz"           # the hash no longer matches
+        elif damage == "calls":
+            entry["calls"] = json.dumps([["s", "NoSuchFont", "x"]])
+    files[0].write_text("{not json" if damage == "garbage" else json.dumps(data), encoding="utf-8")
+    rebuilt = build(tiny_pack, tmp_path / "rebuilt")
+    assert rebuilt.reused == 0
+    assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "first")
+    assert build(tiny_pack, tmp_path / "again").reused == 7                           # rewritten
+
+
+def test_the_build_keeps_faces_packed_and_they_unpack_to_the_drawing(tiny_pack):
+    pack = pipeline.load_pack(str(tiny_pack))
+    packed, _ = pipeline.render_faces(pack, "en", keep_svg=False, packed=True)
+    plain, _ = pipeline.render_faces(pack, "en", keep_svg=False)
+    for (_card, front, back), (_c, plain_front, plain_back) in zip(packed.cards, plain.cards, strict=True):
+        for face, reference in ((front, plain_front), (back, plain_back)):
+            assert isinstance(face.drawing, PackedFace) and isinstance(reference.drawing, CompiledFace)
+            assert (face.drawing.width, face.drawing.height) == (reference.drawing.width, reference.drawing.height)
+            assert face.drawing.unpack() == reference.drawing
+            assert len(face.drawing.packed) < 2000 and face.boxes == ()
+
+
+def test_a_streamed_save_writes_what_canvas_save_writes(tmp_path):
+    def draw(path: Path):
+        canvas = new_canvas(str(path), title="t", subject="s", author="", lang="en", duplex="Simplex")
+        for page in range(3):
+            canvas.setFont(canvas._fontname, 12)
+            canvas.drawString(72, 72, f"page {page} ÄÖÜ")
+            canvas.rect(10, 10, 100 + page, 50, fill=1)
+            canvas.showPage()
+        return canvas
+
+    draw(tmp_path / "plain.pdf").save()
+    save_streamed(draw(tmp_path / "streamed.pdf"))
+    assert (tmp_path / "streamed.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
+    draw(tmp_path / "after.pdf").save()                   # a usual save afterwards still collects as before
+    assert (tmp_path / "after.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
+
+
+def test_a_build_that_fails_writing_the_pdf_leaves_the_streams_file_as_it_was(tiny_pack, tmp_path, cache_dir,
+                                                                              monkeypatch):
+    from pnp.sheets import pdfwriter
+
+    build(tiny_pack, tmp_path / "first")
+    [kept] = cache_dir.rglob(f"*{pdfparts.SUFFIX}")
+    before = kept.read_bytes()
+    edit(tiny_pack / "cards/main.yaml", "colour: blue, value: 2}", "colour: blue, value: 3}")   # a stream to keep
+
+    def failing(canvas):
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(pdfwriter, "save_streamed", failing)
+    with pytest.raises(RuntimeError, match="disk gone"):
+        build(tiny_pack, tmp_path / "second")
+    assert kept.read_bytes() == before
+    assert [p.name for p in cache_dir.rglob("*.tmp")] == []
+
+
+def test_a_font_registered_under_two_names_is_recorded_once(tiny_pack, tmp_path, cache_dir):
+    from reportlab.pdfbase import pdfmetrics
+
+    from pnp.text import fonts
+
+    regular = pdfmetrics.getFont(fonts.register("regular"))
+    pdfmetrics._fonts["PnpSans-Regular-alias"] = regular            # as ReportLab's own aliases do
+    try:
+        build(tiny_pack, tmp_path / "first")
+        again = build(tiny_pack, tmp_path / "again")
+    finally:
+        del pdfmetrics._fonts["PnpSans-Regular-alias"]
+    assert again.reused == 7
+    assert "splitString" not in vars(regular)                       # the class's method again
+    assert cards_pdf(tmp_path / "again") == cards_pdf(tmp_path / "first")
