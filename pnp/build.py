@@ -14,17 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pnp import components  # light: its drawing code loads when first used (pnp.components.__getattr__)
 from pnp.composition import ERROR, check_composition
 from pnp.errors import DataError, OutputError, PnpError, Problem, Problems, display_path
 from pnp.facecache import FaceCache
 from pnp.i18n import sheet as sheet_text
 from pnp.limits import MAX_FACES_PER_BUILD
 from pnp.pack import Card, Deck, Pack, load_pack
+from pnp.preview import write_previews
 from pnp.print_constants import BLEED_MM, FLIPS, LAYOUTS, PRINTER_MARGIN_MM  # noqa: F401  (re-exported: the CLI and tests read them here)
 from pnp.progress import BuildProgress
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TEMPLATE_NO_BACK, TemplateProblem
 from pnp.sheets.pdfcommon import Staging, remove_leftovers, staged
+from pnp.sheets.pdfparts import PdfParts
 from pnp.sheets.pdfwriter import Face, SheetCard, write_cards_pdf
 from pnp.sheets.sprues import NoLayoutError, find_sprue
 from pnp.text import digits, fonts
@@ -169,8 +172,7 @@ def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | N
     for faces, plan, box in zip(prepared, plans, boxes, strict=True):
         folder = staging.folder(output_dir(faces.pack, options))
         if plan is not None:                                           # boards, parts (pnp.components)
-            from pnp.components import write_components
-            written.extend(write_components(plan, folder, png=options.png))
+            written.extend(components.write_components(plan, folder, png=options.png))
         if not faces.cards:                                            # a game without cards (yet)
             continue
         written.append(write_pdf(faces, options, folder, on_page=progress.pages if progress is not None else None,
@@ -180,7 +182,6 @@ def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | N
             write_tuckboxes(box, target)
             written.append(target)
         if options.png:
-            from pnp.preview import write_previews
             written.extend(write_previews(faces, folder))
     return written
 
@@ -232,8 +233,7 @@ def render_components(pack: Pack, lang: str, options: BuildOptions) -> tuple[Com
     problems carry codes (component.*, text.fit, text.glyph, text.missing...) and the language."""
     if not pack.components:                                            # (pnp.components.has_components)
         return None, []
-    from pnp.components import plan_components
-    plan = plan_components(pack, lang, options.paper, mat=options.mat)
+    plan = components.plan_components(pack, lang, options.paper, mat=options.mat)
     return plan, list(plan.problems)
 
 
@@ -350,7 +350,6 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
     title = pack.texts[faces.lang].get(pack.name, pack.id)
     parts = None
     if cache is not None:
-        from pnp.sheets.pdfparts import PdfParts
         parts = PdfParts.open(cache.folder, f"{pack.root.resolve()}\0{target.name}")
     # Sheet text (instructions, page labels, test bar) in the build language, from the string pack
     # every game shares (pnp/i18n/sheet), drawn through the text layer's fonts (Cyrillic, Arabic).

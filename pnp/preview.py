@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import pypdfium2 as pdfium
 from PIL import Image
 from reportlab.pdfgen import canvas
 
@@ -33,6 +32,10 @@ def _faces_pdf(drawings: list) -> bytes:
 
 
 def rasterize(drawings: list, dpi: int = PREVIEW_DPI) -> list[Image.Image]:
+    # PDFium is imported here, not at the top: build imports this module, and a build without
+    # --png should not load PDFium (issue 13, lazy imports).
+    import pypdfium2 as pdfium
+
     document = pdfium.PdfDocument(_faces_pdf(drawings))
     try:
         return [page.render(scale=dpi / PT_PER_IN).to_pil().convert("RGB") for page in document]
