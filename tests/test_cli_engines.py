@@ -62,3 +62,13 @@ def test_simulate_rejects_an_unknown_variant():
     result = run("simulate", "cimiterio", "--games", 2, "--variant", "no-such-variant")
     assert result.exit_code == 2
     assert "no-such-variant" in result.output
+
+
+def test_simulate_names_the_option_whose_value_is_bad_and_the_game_once():
+    result = run("simulate", "zombie-run", "--players", 3, "--games", 2, "--variant", "first_draw=maybe")
+    assert result.exit_code == 2
+    error = result.output.strip().splitlines()[-1]
+    assert error == "zombie-run: option first_draw: expected a boolean, got 'maybe'", result.output
+    result = run("simulate", "zombie-run", "--players", 3, "--games", 2, "--variant", "no_such=1")
+    assert result.exit_code == 2 and result.output.count("zombie-run:") == 2     # header + error
+    assert "unknown option 'no_such'; known: first, first_draw, hand" in result.output

@@ -69,6 +69,28 @@ def test_deal_and_first_draw():
     assert not st.check_invariants()
 
 
+def test_first_no_draw_variant_deals_four_and_skips_only_the_first_draw():
+    """Seat fairness (docs, "Seat fairness"): in variant first-no-draw the first player plays the
+    game's first turn from the 4 cards dealt (Z1, no Z3 draw); every later turn draws as usual."""
+    assert ZombieRun.variants["first-no-draw"] == {"first_draw": False}
+    for first in (0, 2):
+        st = ZombieRun(players=3, seed=3, variants=["first-no-draw"], options={"first": first})
+        assert [len(h) for h in st.hands] == [4, 4, 4] and st.turn == first
+        assert len(st.deck) == 63 - 12 and st.rules_fired["first-no-draw"] == 1
+        default = ZombieRun(players=3, seed=3, options={"first": first})
+        assert len(default.hands[first]) == 5 and default.rules_fired["first-no-draw"] == 0
+        rng = random.Random(3)
+        starts = 0
+        while st.outcome() is None and starts < 12:   # every later turn start: one Z3 draw
+            turn, sizes = st.turn, [len(h) for h in st.hands]
+            st.push(rng.choice(st.legal_moves()))
+            if st.turn != turn and st.outcome() is None:
+                starts += 1
+                assert len(st.hands[st.turn]) == sizes[st.turn] + 1, st.describe()
+        assert starts == 12 and st.rules_fired["first-no-draw"] == 1
+        assert not st.check_invariants()
+
+
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario(path):
     check_scenario(path)

@@ -19,13 +19,19 @@ BOT_HELP = ("random | greedy | planner | mcts (tree search) | a game's own bot "
             "with hidden hands (zombie-run): random | greedy | ismcts, from observations")
 
 
+def about(game: str, error: Exception) -> str:
+    """The error's message led by the game's name, once (the engines' own messages name it)."""
+    text = str(error)
+    return text if text.startswith(f"{game}:") else f"{game}: {text}"
+
+
 def bot_with_budget(game: str, bot: str, budget: int | None) -> str:
     """The bot name the simulator takes: ``--bot mcts --budget 50`` is ``mcts@50``."""
     from pnp.engines.search import with_budget
     try:
         return with_budget(bot, budget)
     except ValueError as error:
-        raise EngineInputError(f"{game}: {error}") from None
+        raise EngineInputError(about(game, error)) from None
 
 
 @click.command()
@@ -90,7 +96,7 @@ def simulate(game, count, players, seed, bot, budget, variants, workers, max_tur
             report = run(game, games=count, players=players, seed=seed_value, bot=bot, variants=list(variants),
                          workers=workers, executor=executor, progress=progress, **extra)
         except (KeyError, ValueError) as error:
-            raise EngineInputError(f"{game}: {error}") from None
+            raise EngineInputError(about(game, error)) from None
     click.echo(report.to_json() if as_json else report.to_text())
 
 
@@ -156,7 +162,7 @@ def playtest(game, count, players, variants, bot, budget, seed, workers, max_tur
                                max_turns=max_turns or DEFAULT_MAX_TURNS, progress=progress,
                                **({} if executor is None else {"executor": executor}))
     except (RecordError, KeyError, ValueError) as error:
-        raise EngineInputError(f"{game}: {error}") from None
+        raise EngineInputError(about(game, error)) from None
     for line in res.summary_lines():
         click.echo(line)
     click.echo(f"report: {res.pdf} ({len(res.pages)} pages: {', '.join(res.pages)}); "

@@ -285,7 +285,10 @@ def resolve_options(cls: type["GameState"], variants: Iterable[str] | dict | str
             key = key.strip()
             if key not in opts:
                 raise RecordError(f"{cls.name}: unknown option {key!r}; known: {', '.join(sorted(opts))}")
-            opts[key] = _coerce(value.strip(), opts[key])
+            try:
+                opts[key] = _coerce(value.strip(), opts[key])
+            except RecordError as error:        # name the option, as the mapping branch does
+                raise RecordError(f"{cls.name}: option {key}: {error}") from None
         elif item in cls.variants:
             opts.update(cls.variants[item])
         else:

@@ -33,12 +33,14 @@ class ZombieRun(Playout, Notation, PositionChecks):
         "lose_zombies": 5,         # Z8
         "roach_distinct": False,   # Z5/Z8: symbol-less zombies count as different cards
         "first": 0,                # Z2: seat of the first player
+        "first_draw": True,        # seat fairness: False, the first player's first turn draws none (Z3)
         "max_turns": 2000,         # never-ending guard: turn cap
         "repetition": 3,           # never-ending guard: same position this many times
     }
     variants: ClassVar[dict[str, dict]] = {
         "roach-distinct": {"roach_distinct": True},
         "quick": {"max_turns": 300},
+        "first-no-draw": {"first_draw": False},   # evens 3 players (docs: seat fairness)
     }
     rule_points: ClassVar[tuple] = ("Z1", "Z2", "Z3", "Z4", "Z6", "Z7", "Z8", "Z9", "Z10",
                                     "Z11", "Z13", "Z14")   # Z5, Z12: constraints (scenarios)

@@ -23,6 +23,7 @@ class Turns(Rules):
 
     max_turns: int
     rep_limit: int
+    first_draw: bool
     _seen: dict
 
     # ---------------------------------------------------------------- setup
@@ -34,6 +35,7 @@ class Turns(Rules):
         self._init_rules(d, d.copies[d.ROACH] if o["roach_distinct"] else 1)
         self.max_turns = int(o["max_turns"])
         self.rep_limit = int(o["repetition"])
+        self.first_draw = bool(o["first_draw"])
         self._seen = {}
 
     def _setup(self) -> None:
@@ -115,6 +117,9 @@ class Turns(Rules):
                              "repetition")
                 return
         self.phase = PH_LIVING if self._live >> p & 1 else PH_ZOMBIE
+        if not advance and not self.first_draw:             # seat fairness: the first player
+            self.fire("first-no-draw")                      # plays the first turn undrawn
+            return
         if deck:                                            # Z3 / Z9: draw a card
             self.hands[p] = [*self.hands[p], deck.pop()]
         else:
