@@ -16,7 +16,7 @@ from conftest import (
     zr_twins,
 )
 
-from pnp.engines.core import IllegalMoveError, get_game
+from pnp.engines.core import IllegalMoveError, RecordError, get_game
 from pnp.engines.zombie_run import ZombieRun, greedy_bot, load_zr_data, random_bot, zr_data
 from pnp.engines.zombie_run import deck as zr_deck
 from pnp.errors import DataError
@@ -69,16 +69,18 @@ def test_deal_and_first_draw():
     assert not st.check_invariants()
 
 
-def test_first_no_draw_variant_deals_four_and_skips_only_the_first_draw():
-    """Seat fairness (docs, "Seat fairness"): in variant first-no-draw the first player plays the
-    game's first turn from the 4 cards dealt (Z1, no Z3 draw); every later turn draws as usual."""
-    assert ZombieRun.variants["first-no-draw"] == {"first_draw": False}
-    for first in (0, 2):
-        st = ZombieRun(players=3, seed=3, variants=["first-no-draw"], options={"first": first})
-        assert [len(h) for h in st.hands] == [4, 4, 4] and st.turn == first
-        assert len(st.deck) == 63 - 12 and st.rules_fired["first-no-draw"] == 1
+def test_even_seats_variant_deals_the_last_seat_one_more_and_skips_only_the_first_draw():
+    """Seat fairness (docs, "Seat fairness"): in variant even-seats the last seat in turn order is
+    dealt 5 cards, the others 4 (Z1), and the first player plays the game's first turn from the
+    cards dealt (no Z3 draw); every later turn draws as usual."""
+    assert ZombieRun.variants["even-seats"] == {"first_draw": False, "last_extra": 1}
+    for first, dealt in ((0, [4, 4, 5]), (2, [4, 5, 4])):
+        st = ZombieRun(players=3, seed=3, variants=["even-seats"], options={"first": first})
+        assert [len(h) for h in st.hands] == dealt and st.turn == first
+        assert len(st.deck) == 63 - 13 and st.rules_fired["first-no-draw"] == 1
         default = ZombieRun(players=3, seed=3, options={"first": first})
-        assert len(default.hands[first]) == 5 and default.rules_fired["first-no-draw"] == 0
+        assert [len(h) for h in default.hands] == [5 if p == first else 4 for p in range(3)]
+        assert default.rules_fired["first-no-draw"] == 0
         rng = random.Random(3)
         starts = 0
         while st.outcome() is None and starts < 12:   # every later turn start: one Z3 draw
@@ -89,6 +91,12 @@ def test_first_no_draw_variant_deals_four_and_skips_only_the_first_draw():
                 assert len(st.hands[st.turn]) == sizes[st.turn] + 1, st.describe()
         assert starts == 12 and st.rules_fired["first-no-draw"] == 1
         assert not st.check_invariants()
+
+
+def test_options_below_their_least_value_are_refused_naming_the_option():
+    for option in ("hand=0", "last_extra=-1", "repetition=1"):
+        with pytest.raises(RecordError, match=f"option {option.split('=')[0]} must be at least"):
+            ZombieRun(players=3, seed=1, variants=[option])
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])

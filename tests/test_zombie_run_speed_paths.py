@@ -52,7 +52,7 @@ def test_both_living_loops_of_the_generator_equal_the_reference(variants):
     assert seen[False] > 500 and seen[True] > 300, seen
 
 
-@pytest.mark.parametrize("variants", [None, "roach-distinct", "quick", "first-no-draw"])
+@pytest.mark.parametrize("variants", [None, "roach-distinct", "quick", "even-seats"])
 def test_random_playout_is_the_push_loop(variants):
     """ZombieRun.random_playout (no undo records) plays the moves of the core's loop
     (legal_moves() every ply, Rng.randbelow, push) and reaches the very same state: position,

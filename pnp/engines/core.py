@@ -302,6 +302,9 @@ def resolve_options(cls: type["GameState"], variants: Iterable[str] | dict | str
             raise RecordError(f"{cls.name}: option {key} must be {_kind_of(cls.default_options[key])}, "
                               f"not {value!r}")
         opts[key] = value
+    for key, least in cls.option_minimums.items():
+        if opts[key] < least:
+            raise RecordError(f"{cls.name}: option {key} must be at least {least}, not {opts[key]!r}")
     return opts
 
 
@@ -347,6 +350,8 @@ class GameState:
     default_players: ClassVar[int | None] = None   # what a tool plays when not told (None: min)
     default_options: ClassVar[dict] = {}
     variants: ClassVar[dict[str, dict]] = {}
+    # least value of a whole-number option (an option not named here takes any whole number)
+    option_minimums: ClassVar[dict[str, int]] = {}
     rule_points: ClassVar[tuple[str, ...]] = ()   # every rule id the engine can fire (coverage)
     # outcome rules that mean "the game did not end" (never-ending guards), not a real finish
     unfinished_rules: ClassVar[tuple[str, ...]] = ("cap", "repetition")

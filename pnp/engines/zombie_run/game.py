@@ -34,13 +34,17 @@ class ZombieRun(Playout, Notation, PositionChecks):
         "roach_distinct": False,   # Z5/Z8: symbol-less zombies count as different cards
         "first": 0,                # Z2: seat of the first player
         "first_draw": True,        # seat fairness: False, the first player's first turn draws none (Z3)
+        "last_extra": 0,           # seat fairness: more cards dealt to the last seat in turn order (Z1)
         "max_turns": 2000,         # never-ending guard: turn cap
         "repetition": 3,           # never-ending guard: same position this many times
     }
+    option_minimums: ClassVar[dict[str, int]] = {
+        "hand": 1, "redraw": 1, "win_items": 1, "lose_zombies": 1, "first": 0, "last_extra": 0,
+        "max_turns": 1, "repetition": 2}
     variants: ClassVar[dict[str, dict]] = {
         "roach-distinct": {"roach_distinct": True},
         "quick": {"max_turns": 300},
-        "first-no-draw": {"first_draw": False},   # evens 3 players (docs: seat fairness)
+        "even-seats": {"first_draw": False, "last_extra": 1},   # evens 3 players (docs: seat fairness)
     }
     rule_points: ClassVar[tuple] = ("Z1", "Z2", "Z3", "Z4", "Z6", "Z7", "Z8", "Z9", "Z10",
                                     "Z11", "Z13", "Z14")   # Z5, Z12: constraints (scenarios)

@@ -55,16 +55,20 @@ class Turns(Rules):
         self.phase = PH_LIVING
         self.turns = 0
         self._outcome = None
-        hand = int(self.options["hand"])
-        if hand * n <= len(deck):
-            for p in range(n):                  # Z1: deal 4 each, hidden (as if drawn one by one)
+        first = int(self.options["first"]) % n
+        # Z1: deal 4 each; variant even-seats (seat fairness): the last seat in turn order gets
+        # `last_extra` more
+        sizes = [int(self.options["hand"])] * n
+        sizes[(first - 1) % n] += int(self.options["last_extra"])
+        if sum(sizes) <= len(deck):
+            for p, hand in enumerate(sizes):    # hidden, as if drawn one by one
                 self.hands[p] = deck[-1:-hand - 1:-1]
                 del deck[-hand:]
         else:
-            for p in range(n):
+            for p, hand in enumerate(sizes):
                 self._draw(p, hand)
         self.fire("Z1")
-        self.turn = int(self.options["first"]) % n   # Z2
+        self.turn = first                       # Z2
         self.fire("Z2")
         self._begin_turn()
 
