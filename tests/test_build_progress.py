@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from pnp import build as pipeline
 from pnp.cli import main
+from pnp.pack import load_pack
 from pnp.progress import BuildProgress
 from pnp.watch import watch
 
@@ -144,3 +145,29 @@ def _wait(condition, timeout: float = 120.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.05)
+
+
+def test_the_build_lets_go_of_what_only_the_load_and_the_rules_checker_read(tmp_path, monkeypatch):
+    """Flat memory (issue 13): once the rules are checked, the card files as loaded (line maps and
+    lines) and the record of literal texts are not held while faces are drawn and the PDF written;
+    the rules checker still had them."""
+    seen: dict = {}
+    checked = pipeline.check_composition
+
+    def check(pack):
+        seen["at check"] = [deck.source is not None for deck in pack.decks]
+        return checked(pack)
+
+    def render(pack, lang, **kwargs):
+        seen["at render"] = ([deck.source for deck in pack.decks], dict(pack.literal_texts))
+        return rendered(pack, lang, **kwargs)
+
+    rendered = pipeline.render_faces
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["new", "my-game"]).exit_code == 0   # its cards write texts
+    assert load_pack(tmp_path / "my-game").literal_texts                  # literally (10 of them)
+    monkeypatch.setattr(pipeline, "check_composition", check)
+    monkeypatch.setattr(pipeline, "render_faces", render)
+    pipeline.build([str(tmp_path / "my-game")], pipeline.BuildOptions(lang="en", out=tmp_path / "out", cache=False))
+    assert seen["at check"] == [True]
+    assert seen["at render"] == ([None], {})
