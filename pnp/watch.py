@@ -20,7 +20,7 @@ from pnp.errors import PnpError
 from pnp.outputfiles import STAGING_PREFIX, TEMP_SUFFIX
 from pnp.pack import find_pack
 from pnp.progress import BuildProgress
-from pnp.serve.watch import watched_folders
+from pnp.serve.watch import changes, watched_folders
 
 NAMES_SHOWN = 12            # faces named in a rebuild's report; more are counted
 
@@ -69,9 +69,8 @@ def watch(games: list[str], options: BuildOptions, echo: Callable[[str], None],
         echo(redrawn(result))
 
     once()
-    echo(f"watching {', '.join(map(str, folders))} (Ctrl-C stops)")
-    for changes in watchfiles.watch(*folders, watch_filter=ignored(options.out), stop_event=stop,
-                                    raise_interrupt=False):
-        changed = sorted({Path(path).name for _change, path in changes})
+    for batch in changes(folders, stop, lambda: echo(f"watching {', '.join(map(str, folders))} (Ctrl-C stops)"),
+                         ignored(options.out)):
+        changed = sorted({Path(path).name for _change, path in batch})
         echo(f"changed: {', '.join(changed)}")
         once()
