@@ -115,6 +115,22 @@ def test_a_missing_translation_is_reported(tmp_path, monkeypatch):
         sheet._load.cache_clear()
 
 
+def test_a_plural_text_missing_a_form_is_reported(tmp_path, monkeypatch):
+    """The plural forms are checked by check() (not on every load, which a build does)."""
+    for lang in ("en", "uk"):
+        text = (sheet.FOLDER / f"{lang}.yaml").read_text(encoding="utf-8")
+        (tmp_path / f"{lang}.yaml").write_text(text.replace('    few: "{n} фрагменти"\n', ""), encoding="utf-8")
+    monkeypatch.setattr(sheet, "FOLDER", tmp_path)
+    sheet.languages.cache_clear()
+    sheet._load.cache_clear()
+    try:
+        found = [p for p in sheet.check() if p.startswith("uk.yaml: components.tiles:")]
+        assert len(found) == 1 and "few" in found[0]
+    finally:
+        sheet.languages.cache_clear()
+        sheet._load.cache_clear()
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_plural_texts_have_every_form_and_pick_by_number(lang):
     plural = sheet.table(lang)["components.tiles"]

@@ -51,3 +51,22 @@ def test_a_build_never_imports_the_engines_the_checker_or_the_report(tmp_path):
                             "standalone_mode=False)")
     assert (tmp_path / "tiny" / "tiny-cards-en-a4.pdf").is_file()
     assert [name for name in BUILD_NEVER if loaded(modules, name)] == []
+
+
+def test_a_build_reads_only_the_fonts_and_plugins_it_uses(tmp_path):
+    """A pack whose texts are regular and bold does not parse the condensed font, and a pack
+    without components does not look for component plugins (importlib.metadata): issue 13."""
+    import shutil
+    pack = tmp_path / "tiny"
+    shutil.copytree(TINY, pack)
+    front = pack / "templates" / "tiny" / "front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace('font="condensed"', 'font="bold"'), encoding="utf-8")
+    script = ("import json, sys\nfrom reportlab.pdfbase import pdfmetrics\nimport pnp.cli\n"
+              f"pnp.cli.main(['build', {str(pack)!r}, '--lang', 'en', '--out', {str(tmp_path / 'out')!r}], "
+              "standalone_mode=False)\n"
+              "print(json.dumps([sorted(pdfmetrics.getRegisteredFontNames()), 'importlib.metadata' in sys.modules]))")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    fonts, plugins_looked_up = json.loads(result.stdout.splitlines()[-1])
+    assert [name for name in fonts if name.startswith("Pnp")] == ["PnpSans-Bold", "PnpSans-Regular"]
+    assert not plugins_looked_up

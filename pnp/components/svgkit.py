@@ -33,7 +33,7 @@ import svgwrite
 from pnp.components import style as st
 from pnp.limits import MAX_MARKUP_DEPTH
 from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters, printable, text_elements
-from pnp.text import digits, fonts
+from pnp.text import digits
 from pnp.text.fitreport import MIN_PRINTED_PT, FitReport
 from pnp.text.layout import DIRECTIONS, layout, missing_characters
 from pnp.units import PT_PER_MM
@@ -94,7 +94,6 @@ class Sketch:
         if direction not in DIRECTIONS:
             raise ValueError(f"unknown direction {direction!r} (use {', '.join(DIRECTIONS)})")
         self.direction = direction
-        fonts.register_all()
         self.width, self.height = float(width), float(height)
         self.dwg = svgwrite.Drawing(size=(f"{self.width:.4f}mm", f"{self.height:.4f}mm"),
                                     viewBox=f"0 0 {self.width:.4f} {self.height:.4f}", profile="full", debug=False)

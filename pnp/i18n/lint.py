@@ -33,14 +33,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pnp import schema
 from pnp.composition.findings import ERROR, WARNING, Finding, finding
 from pnp.errors import Problems, display_path
 from pnp.i18n import sheet
 from pnp.i18n.plurals import PluralText
-from pnp.yamlsource import Source, load_source
+from pnp.yamlsource import Source, load_shipped, load_source
 
 CONVENTIONS_FILE = Path(__file__).resolve().parent / "conventions.yaml"
 SHARED_GLOSSARY = Path(__file__).resolve().parent / "glossary.yaml"
@@ -77,7 +75,7 @@ class Convention:
 
 @lru_cache(maxsize=None)
 def conventions() -> dict[str, Convention]:
-    raw = yaml.safe_load(CONVENTIONS_FILE.read_text(encoding="utf-8")) or {}
+    raw = load_shipped(CONVENTIONS_FILE) or {}
     out = {}
     for lang, spec in raw.items():
         others = tuple((name, re.compile(r"(?<!\w)(?:" + pattern + r")(?!\w)"))

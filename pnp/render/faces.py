@@ -23,7 +23,7 @@ from pnp.render.svgcanvas import UnsupportedSvg, compile_svg
 from pnp.render.templates import Record, Renderer, TemplateProblem, TextKeys
 from pnp.render.templatesources import TemplateSources
 from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters
-from pnp.text import digits, fonts, hyphenate, packfonts
+from pnp.text import digits, hyphenate, packfonts
 from pnp.text.fitreport import FitIssue, MeasuredBox
 from pnp.units import pt_to_mm
 
@@ -138,7 +138,7 @@ class FaceMaker:
 
     def __init__(self, pack: Pack, lang: str, drawings: bool = True, bleed_mm: float = BLEED_MM,
                  cache: FaceCache | None = None, keep_svg: bool = True, packed: bool = False):
-        fonts.register_all()
+        # no fonts registered here: the text layer registers (parses) each style on first use
         self.keep_svg = keep_svg  # False: faces carry no SVG text (a build needs only the drawings)
         self.packed = packed      # True: drawings kept compressed until drawn (PackedFace), no text
                                   # boxes kept (RenderedFace.boxes, for `pnp i18n fit`): the build

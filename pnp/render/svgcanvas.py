@@ -489,8 +489,12 @@ def _font_family(text: str) -> str:
     for name in names:
         try:
             pdfmetrics.getFont(name)
-        except Exception:
-            continue
+        except Exception:          # not registered yet: the text layer registers its fonts on first use
+            try:
+                from pnp.text.fonts import register_font
+                return register_font(name)
+            except Exception:      # not a font the text layer knows either
+                continue
         return name
     raise _Bad(f"no font registered with ReportLab as {text!r}")
 

@@ -74,10 +74,8 @@ def text_style(text: str, font: str) -> str:
 
 
 def _layout(text: str, style: str, size: float, direction: str):
-    from pnp.text import fonts
     from pnp.text.layout import layout
 
-    fonts.register_all()
     return layout(text, style, _UNBOUNDED_MM, _UNBOUNDED_MM, float(size), float(size), 1.2, None, direction)
 
 
@@ -170,7 +168,9 @@ def place_items(items: list[Item], boxes: tuple[InfoBox, ...], font: str,
     placed: list[Placed] = []
     missing: list[Missed] = []
     for item in items:
-        order = sorted((b for b in boxes if item.fits_box(b)), key=lambda b: (b.side != item.prefer, boxes.index(b)))
+        # the preferred side first, else the boxes' own order (by position: boxes.index would
+        # compare the dataclasses field by field, a quarter of a reused page's time)
+        order = [b for _, b in sorted(((b.side != item.prefer, i), b) for i, b in enumerate(boxes) if item.fits_box(b))]
         rooms = []
         best: Placed | None = None
         for box in order:
@@ -185,7 +185,8 @@ def place_items(items: list[Item], boxes: tuple[InfoBox, ...], font: str,
             placed.append(best)
             used[best.box] = best.offset + best.length
         else:
-            room, box_ = max(rooms, key=lambda r: (r[0] * r[1].depth, -order.index(r[1])), default=(0.0, None))
+            rank = {id(box): i for i, box in enumerate(order)}
+            room, box_ = max(rooms, key=lambda r: (r[0] * r[1].depth, -rank[id(r[1])]), default=(0.0, None))
             missing.append(Missed(item, box_, max(room, 0.0)))
     # Centre each box's items as a group along the box.
     centred = []

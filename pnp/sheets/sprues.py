@@ -7,11 +7,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from pnp import print_constants as pc
 from pnp.print_constants import LAYOUTS
 from pnp.units import card_size_pt, mm, pt_to_mm, to_pt
+from pnp.yamlsource import load_shipped
 
 SPRUES_FILE = Path(__file__).with_name("sprues.yaml")
 ORIENTATIONS = ("portrait", "landscape")
@@ -167,7 +166,7 @@ def check_fits(sprue: Sprue, printer_margin_mm: float = pc.PRINTER_MARGIN_MM, wh
 
 
 def load_sprues(path: Path = SPRUES_FILE) -> tuple[Sprue, ...]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = load_shipped(path)
     if not isinstance(data, dict) or set(data) != {"sprues"} or not isinstance(data["sprues"], list):
         raise ValueError(f"{path.name}: expected a single key 'sprues' holding a list")
     sprues = tuple(_parse(entry, i) for i, entry in enumerate(data["sprues"]))

@@ -86,7 +86,8 @@ STYLES = {
     "italic": FontStyle("PnpSans-Italic", (("wght", 400), ("wdth", 100)), NOTO_SANS_ITALIC),
     "bold-italic": FontStyle("PnpSans-BoldItalic", (("wght", 700), ("wdth", 100)), NOTO_SANS_ITALIC),
 }
-# The styles every build draws with; register_all() registers these (others on first use).
+# The styles every build may draw with; a build registers (parses) each on first use (issue 13:
+# a pack that never prints condensed text does not read that font), register_all() all at once.
 CORE_STYLES = ("regular", "bold", "condensed")
 
 # The Arabic font of each style (Noto Sans Arabic has the same wght/wdth axes).

@@ -25,12 +25,11 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
 from pnp.i18n.direction import direction, is_rtl  # noqa: F401 - the sheet writers ask here
 from pnp.i18n.lookup import translate
 from pnp.i18n.placeholders import placeholders
 from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping
+from pnp.yamlsource import load_shipped
 
 FOLDER = Path(__file__).resolve().parent
 SOURCE = "en"
@@ -48,9 +47,8 @@ def languages() -> tuple[str, ...]:
 def _flatten(value, path: tuple, out: dict, lang: str, problems: list[str]) -> None:
     key = ".".join(path)
     if path and is_plural_mapping(value):
-        forms = {str(cat): str(text) for cat, text in value.items()}
-        problems.extend(f"{lang}.yaml: {key}: {message}" for message in check_forms(lang, forms))
-        out[key] = PluralText(forms)
+        # its forms are checked by check() (babel's plural rules cost a build ~30 ms to load)
+        out[key] = PluralText({str(cat): str(text) for cat, text in value.items()})
     elif isinstance(value, dict):
         for child_key, child in value.items():
             _flatten(child, path + (str(child_key),), out, lang, problems)
@@ -65,7 +63,7 @@ def _load(lang: str) -> tuple[dict, tuple[str, ...]]:
     path = FOLDER / f"{lang}.yaml"
     problems: list[str] = []
     out: dict = {}
-    _flatten(yaml.safe_load(path.read_text(encoding="utf-8")) or {}, (), out, lang, problems)
+    _flatten(load_shipped(path) or {}, (), out, lang, problems)
     return out, tuple(problems)
 
 
@@ -96,14 +94,20 @@ def _placeholders(text) -> set[str]:
     return placeholders(text)
 
 
+def _plural_problems(lang: str, table: dict) -> list[str]:
+    return [f"{lang}.yaml: {key}: {message}" for key, text in table.items() if isinstance(text, PluralText)
+            for message in check_forms(lang, text.forms)]
+
+
 def check() -> list[str]:
     """Every problem of the pack: a key missing from a language or unknown to English, a text that
     is plural in one language and not in English, placeholders that differ, bad plural forms."""
     source, problems = _load(SOURCE)
-    found = list(problems)
+    found = list(problems) + _plural_problems(SOURCE, source)
     for lang in languages()[1:]:
         table, more = _load(lang)
         found.extend(more)
+        found.extend(_plural_problems(lang, table))
         for key, text in source.items():
             if key not in table:
                 found.append(f"{lang}.yaml: {key}: missing (en: {str(text)!r})")
