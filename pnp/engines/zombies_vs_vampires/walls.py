@@ -5,10 +5,10 @@ interior mask). ``spots`` (geometry.py) is the one definition of V9 (no overlap,
 the board edge and the grooves inside a home zone are not candidates at all), as bitsets of
 start squares. The position keeps the legal spots of every size and orientation up to date
 (``spots6``): building a wall ANDs in that candidate's precomputed masks (``Geometry.keep``),
-removing one recomputes them from the wall masks with ``spots`` (a few shifts), and pop
-restores them with the rest of the snapshot; no move scans the grooves. The BUILD moves of a
-size are joined from per-byte parts of those bitsets, and only the bytes a wall changed are
-redone (``_build_moves``). ``tests/test_zvv_walls.py`` checks the kept spots against ``spots``
+removing one recomputes them from the wall masks with ``spot_sets`` (``spots`` for all six kinds,
+a few shifts), and pop restores them with the rest of the snapshot; no move scans the grooves.
+The BUILD moves of a size are joined from per-byte parts of those bitsets, and only the bytes a
+wall changed are redone (``_build_moves``). ``tests/test_zvv_walls.py`` checks the kept spots against ``spots``
 from scratch on random positions, after push and after pop.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from itertools import chain
 
 from pnp.engines.zombies_vs_vampires.base import ZvvBase
-from pnp.engines.zombies_vs_vampires.geometry import SPOT_KINDS, Geometry, WallMasks, spots
+from pnp.engines.zombies_vs_vampires.geometry import SPOT_KINDS, Geometry, WallMasks, spot_sets, spots
 
 
 def fits(g: Geometry, ci: int, walls: WallMasks) -> bool:
@@ -68,7 +68,7 @@ class Walls(ZvvBase):
     def _remove(self, ci: int) -> None:
         self._toggle_wall(ci)
         # another wall may still refuse a spot this one refused: recompute (not a scan)
-        self.spots6 = all_spots(self.geo, self._wall_set())
+        self.spots6 = spot_sets(self.geo, self._wall_set())
         i = self.walls.index(ci)
         del self.walls[i]
         del self.wall_serial[i]
