@@ -92,21 +92,22 @@ class Walls(ZvvBase):
             return []                                                         # V10
         SH, SV = self._build_spots(size)
         kept = self._blists.get(size)
-        if kept is not None and kept[0] == SH and kept[1] == SV:
-            return list(kept[4])
-        g = self.geo
         if kept is None:
+            g = self.geo
             ph = g.build_parts(size, 0, SH)
             pv = g.build_parts(size, 1, SV)
+            self._blists[size] = (SH, SV, ph, pv)
         else:
             ph, pv = kept[2], kept[3]
-            if kept[0] != SH:
-                g.update_parts(size, 0, ph, kept[0] ^ SH, SH)
-            if kept[1] != SV:
-                g.update_parts(size, 1, pv, kept[1] ^ SV, SV)
-        got = tuple(chain(chain.from_iterable(ph), chain.from_iterable(pv)))
-        self._blists[size] = (SH, SV, ph, pv, got)
-        return list(got)
+            if kept[0] != SH or kept[1] != SV:      # walls came or went since: redo those bytes
+                g = self.geo
+                if kept[0] != SH:
+                    g.update_parts(size, 0, ph, kept[0] ^ SH, SH)
+                if kept[1] != SV:
+                    g.update_parts(size, 1, pv, kept[1] ^ SV, SV)
+                self._blists[size] = (SH, SV, ph, pv)
+        # one pass over the parts (the spots have mostly changed since the last build turn)
+        return list(chain(chain.from_iterable(ph), chain.from_iterable(pv)))
     def _build_moves_ref(self, size: int) -> list[int]:
         """The tests' reference for ``_build_moves``: every candidate tested one by one."""
         if self.supply[size] <= 0:
