@@ -169,10 +169,11 @@ class Movement(Walls):
             o += lb
             table = tables[s] or g.piece_table(s)
             for j in compress(lane, chunk):
-                try:
-                    out += table[j << 8 | chunk[j]]
-                except TypeError:               # a byte not met before (None): fill it
-                    out += g.piece_part(s, j << 8 | chunk[j])
+                key = j << 8 | chunk[j]
+                part = table[key]
+                if part is None:
+                    part = g.piece_part(s, key)
+                out += part
         return out
 
     # ---------------------------------------------------------------- one step at a time

@@ -8,8 +8,8 @@ start squares. The position keeps the legal spots of every size and orientation 
 removing one recomputes them from the wall masks with ``spot_sets`` (``spots`` for all six kinds,
 a few shifts), and pop restores them with the rest of the snapshot; no move scans the grooves.
 The BUILD moves of a size are joined from per-byte parts of those bitsets, and only the bytes a
-wall changed are redone (``_build_moves``). ``tests/test_zvv_walls.py`` checks the kept spots against ``spots``
-from scratch on random positions, after push and after pop.
+wall changed are redone (``_build_moves``). tests/test_zvv_incremental.py checks the kept spots
+against ``spots`` from scratch on random positions, after push and after pop.
 """
 from __future__ import annotations
 
