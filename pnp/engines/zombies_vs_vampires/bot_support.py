@@ -126,7 +126,7 @@ class BotSupport(Notation):
         plays the move, without push's one-move check (the move was just generated here) or
         its snapshot. The undo history is cleared and the logs of fired rules and counters,
         which only ``pop`` reads, are dropped; position, RNG, ply, ``rules_fired`` and the
-        counters end as the push loop leaves them (tests/test_zvv_incremental.py)."""
+        counters end as the push loop leaves them (tests/test_zvv_playout.py)."""
         self._undo.clear()
         self.move_stack.clear()
         gen = self._gen

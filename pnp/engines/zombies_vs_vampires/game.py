@@ -199,8 +199,8 @@ class ZombiesVsVampires(PositionChecks):
                 srcs = src[1][:]
                 j = srcs.index(a)
                 srcs[j] = b
-                LS = self.geo.LS * j
-                self._src_memo[p] = (new, srcs, src[2] ^ (1 << (a + LS)) ^ (1 << (b + LS)))
+                off = self.geo.LS * j                 # lane j starts at bit off
+                self._src_memo[p] = (new, srcs, src[2] ^ (1 << (a + off)) ^ (1 << (b + off)))
             if (tg >> b) & 1 and not (tg >> a) & 1:
                 if not any(self.home):
                     self.count("first_home", self.total_turns)

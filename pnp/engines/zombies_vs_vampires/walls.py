@@ -108,6 +108,7 @@ class Walls(ZvvBase):
                 self._blists[size] = (SH, SV, ph, pv)
         # one pass over the parts (the spots have mostly changed since the last build turn)
         return list(chain(chain.from_iterable(ph), chain.from_iterable(pv)))
+
     def _build_moves_ref(self, size: int) -> list[int]:
         """The tests' reference for ``_build_moves``: every candidate tested one by one."""
         if self.supply[size] <= 0:
