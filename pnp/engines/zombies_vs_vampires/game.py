@@ -193,7 +193,8 @@ class ZombiesVsVampires(PositionChecks):
             self.fire("V4")
             tg = self.target_mask[p]
             src = self._src_memo[p]
-            if src is not None and src[0] is pos and (self.home_zone_mode or not (tg >> b) & 1):
+            if (src is not None and src[0] is pos and a in src[1]
+                    and (self.home_zone_mode or not (tg >> b) & 1)):
                 # the movable pieces and their lanes (Movement._sources) follow the piece: it
                 # keeps its lane (one that gets home in reading "locked" leaves the list: redone)
                 srcs = src[1][:]
