@@ -84,7 +84,7 @@ class ZvvBase(GameState):
     _lm: tuple | None                   # (EB, NB, lanes, open sides in every lane)
     _reach_memo: tuple | None           # last all-pieces reach (random_move), keyed by position
     _jump_memo: tuple | None            # (move, occ, EB, NB, seat, face, steps, needed a jump)
-    _blists: dict                       # size -> (spots H, spots V, parts H, parts V, moves)
+    _blists: dict                       # size -> (spots H, spots V, parts H, parts V)
     _src_memo: list                     # per seat: (its squares tuple, movable, lane origins)
     _gen_reach: tuple | None            # (movable, lanes) of the last MOVE list generated
     _gen_info: tuple | None             # (that list, movable, lanes): Legality._illegal_reason

@@ -186,12 +186,22 @@ class ZombiesVsVampires(PositionChecks):
                 self.count("jumps")
             pos = self.pos[p]
             i = pos.index(a)
-            self.pos[p] = pos[:i] + (b,) + pos[i + 1:]
+            self.pos[p] = new = pos[:i] + (b,) + pos[i + 1:]
             mv = (1 << a) | (1 << b)
             self.occ_by[p] ^= mv
             self.occ ^= mv
             self.fire("V4")
             tg = self.target_mask[p]
+            src = self._src_memo[p]
+            if (src is not None and src[0] is pos and a in src[1]
+                    and (self.home_zone_mode or not (tg >> b) & 1)):
+                # the movable pieces and their lanes (Movement._sources) follow the piece: it
+                # keeps its lane (one that gets home in reading "locked" leaves the list: redone)
+                srcs = src[1][:]
+                j = srcs.index(a)
+                srcs[j] = b
+                off = self.geo.LS * j                 # lane j starts at bit off
+                self._src_memo[p] = (new, srcs, src[2] ^ (1 << (a + off)) ^ (1 << (b + off)))
             if (tg >> b) & 1 and not (tg >> a) & 1:
                 if not any(self.home):
                     self.count("first_home", self.total_turns)

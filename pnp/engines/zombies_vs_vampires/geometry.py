@@ -18,6 +18,7 @@ squares (d4, d5).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import compress
 
 from pnp.engines.core import RecordError
 from pnp.engines.zombies_vs_vampires.moves import BUILD, MOVE
@@ -141,7 +142,8 @@ class Geometry:
         # board, and per candidate the spots it leaves open once built (the complement of the
         # spots it overlaps or crosses, itself included). V9 is pairwise (a spot is refused by
         # one wall's grooves or interior points), so building wall ci ANDs its masks in; a
-        # removal recomputes from the wall masks (``spots``), never a scan of the grooves
+        # removal recomputes from the wall masks (``spot_sets``: ``spots`` for all six at once),
+        # never a scan of the grooves
         self.open_spots = tuple(spots(self, L, o, (0, 0, 0, 0)) for L, o in SPOT_KINDS)
         self.keep: list[tuple[int, ...]] = []
         for o, _, _, _, gm, im in self.cands:
@@ -191,11 +193,16 @@ class Geometry:
     def update_parts(self, L: int, o: int, parts: list, changed: int, spots: int) -> None:
         """Redo, in place, the parts of the bytes where ``changed`` has bits (the spots a wall
         took or gave back): a wall touches a few rows, so a few bytes."""
-        while changed:
-            j = ((changed & -changed).bit_length() - 1) >> 3
-            byte = spots >> (8 * j) & 255
-            parts[j] = self._build_part(L, o, j, byte) if byte else ()
-            changed &= ~(255 << (8 * j))
+        nb = self.nbytes_full
+        new = spots.to_bytes(nb, "little")
+        table = self.build_bytes[(L, o)]
+        for j in compress(range(nb), changed.to_bytes(nb, "little")):   # the changed bytes
+            byte = new[j]
+            if byte:
+                got = table.get(j << 8 | byte)
+                parts[j] = got if got is not None else self._build_part(L, o, j, byte)
+            else:
+                parts[j] = ()
 
     def open_sides(self, EB: int, NB: int) -> tuple[int, int, int, int]:
         """V5: the squares whose east / west / north / south side holds no wall, as masks
@@ -251,6 +258,25 @@ def spots(g: Geometry, L: int, o: int, walls: WallMasks) -> int:
     for i in range(1, L):
         S &= (free >> (i * along)) & (clear >> (i * along + inner))
     return S
+
+
+def spot_sets(g: Geometry, walls: WallMasks) -> tuple[int, ...]:
+    """``spots`` of every (size, orientation) of SPOT_KINDS at once, in that order: the sizes
+    of one orientation share their shifted groove and lattice masks (a wall of size 3 fits
+    where one of size 2 does and its third groove and second inner point are clear). What a
+    removal recomputes (walls.py); tests compare it with ``spots`` kind by kind."""
+    NB, EB, HP, VP = walls
+    full = g.full
+    W = g.W
+    sm = g.start_mask
+    out = [0] * 6
+    for o, free, clear, along, inner in ((0, full & ~NB, full & ~VP, 1, W),
+                                         (1, full & ~EB, full & ~HP, W, 1)):
+        two = free & (free >> along) & (clear >> (along + inner))     # grooves 1-2, point 1
+        out[o] = sm[(1, o)] & free
+        out[2 + o] = sm[(2, o)] & two
+        out[4 + o] = sm[(3, o)] & two & (free >> 2 * along) & (clear >> (2 * along + inner))
+    return tuple(out)
 
 
 _GEOM: dict = {}

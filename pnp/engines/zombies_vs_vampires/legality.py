@@ -74,6 +74,14 @@ class Legality(Movement):
             return []
         if ph == PH_CHOOSE:
             return [ROLL << 24, ROLL << 24 | 1]
+        if ph == PH_ACT and self.face == F_MOVE and not self.v15_reroll:
+            # the common turn, what _menu says of it: move up to the die's steps, nothing else
+            out = self._move_moves(self.turn, self.steps)                     # V4
+            r = self._gen_reach
+            self._gen_info = None if self.exact or r is None else (out, r[0], r[1])
+            if not out:
+                out.append(PASS << 24)                                        # V14
+            return out
         k, build, pm, reroll = self._menu()
         if k:
             out = self._move_moves(self.turn, k)
@@ -83,7 +91,10 @@ class Legality(Movement):
         else:
             out = []
         if build:
-            out += self._build_moves(self.wsize)
+            if out:
+                out += self._build_moves(self.wsize)
+            else:
+                out = self._build_moves(self.wsize)     # a fresh list already
         if pm:
             out += [REMOVE << 24 | ci << 12 for ci in self.walls]              # V8
             out.append(PMBUILD << 24)

@@ -139,7 +139,19 @@ class Movement(Walls):
                 base = MOVE << 24 | s << 12
                 out += [base | t for t in sorted(self._exact_paths(p, s, k))]
             return out
-        srcs, lanes = self._lane_reach(p, k)
+        # _lane_reach written out (the hottest call of random play): one BFS lane per piece
+        srcs, origins = self._sources(p)
+        m = len(srcs)
+        if not m:
+            self._gen_reach = (srcs, 0)
+            return []
+        g = self.geo
+        REP = g.REP[m]
+        nE, nW, nN, nS = self._lane_masks(m)
+        occ = self.occ
+        lanes = reach(origins, ((g.board & ~occ) * REP) | origins,
+                      (self._jumpable(occ) * REP) & ~origins, nE, nW, nN, nS, g.W,
+                      self.keep_in[p] * REP, k)
         self._gen_reach = (srcs, lanes)         # for the direct check of the move picked
         if not lanes:
             return []
@@ -147,7 +159,6 @@ class Movement(Walls):
         # moves from a table per source square (filled as bytes are met). A memo of whole
         # reaches was dropped: a third of the reaches of random play were met before (measured,
         # any memo size), and keeping it cost what it saved
-        g = self.geo
         lb = g.lane_bytes
         raw = lanes.to_bytes(lb * len(srcs), "little")
         tables = g.piece_bytes

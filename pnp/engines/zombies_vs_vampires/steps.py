@@ -24,7 +24,7 @@ def reach(origins: int, empty: int, jo: int, nE: int, nW: int, nN: int, nS: int,
     if jo:                                  # a jump: over a piece of jo, both grooves open
         jE, jW, jN, jS = jo & nE, jo & nW, jo & nN, jo & nS
     for _ in range(k):
-        home = front & zone
+        home = front & zone if zone else 0         # no zone rule: no big-int AND
         if home:
             # V11 (variant home-zone): a piece in its far zone never leaves it
             nxt = (reach(home, empty, jo, nE, nW, nN, nS, W, 0, 1) & zone |

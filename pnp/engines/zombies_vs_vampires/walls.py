@@ -5,18 +5,18 @@ interior mask). ``spots`` (geometry.py) is the one definition of V9 (no overlap,
 the board edge and the grooves inside a home zone are not candidates at all), as bitsets of
 start squares. The position keeps the legal spots of every size and orientation up to date
 (``spots6``): building a wall ANDs in that candidate's precomputed masks (``Geometry.keep``),
-removing one recomputes them from the wall masks with ``spots`` (a few shifts), and pop
-restores them with the rest of the snapshot; no move scans the grooves. The BUILD moves of a
-size are joined from per-byte parts of those bitsets, and only the bytes a wall changed are
-redone (``_build_moves``). ``tests/test_zvv_walls.py`` checks the kept spots against ``spots``
-from scratch on random positions, after push and after pop.
+removing one recomputes them from the wall masks with ``spot_sets`` (``spots`` for all six kinds,
+a few shifts), and pop restores them with the rest of the snapshot; no move scans the grooves.
+The BUILD moves of a size are joined from per-byte parts of those bitsets, and only the bytes a
+wall changed are redone (``_build_moves``). tests/test_zvv_incremental.py checks the kept spots
+against ``spots`` from scratch on random positions, after push and after pop.
 """
 from __future__ import annotations
 
 from itertools import chain
 
 from pnp.engines.zombies_vs_vampires.base import ZvvBase
-from pnp.engines.zombies_vs_vampires.geometry import SPOT_KINDS, Geometry, WallMasks, spots
+from pnp.engines.zombies_vs_vampires.geometry import SPOT_KINDS, Geometry, WallMasks, spot_sets, spots
 
 
 def fits(g: Geometry, ci: int, walls: WallMasks) -> bool:
@@ -68,7 +68,7 @@ class Walls(ZvvBase):
     def _remove(self, ci: int) -> None:
         self._toggle_wall(ci)
         # another wall may still refuse a spot this one refused: recompute (not a scan)
-        self.spots6 = all_spots(self.geo, self._wall_set())
+        self.spots6 = spot_sets(self.geo, self._wall_set())
         i = self.walls.index(ci)
         del self.walls[i]
         del self.wall_serial[i]
@@ -92,21 +92,23 @@ class Walls(ZvvBase):
             return []                                                         # V10
         SH, SV = self._build_spots(size)
         kept = self._blists.get(size)
-        if kept is not None and kept[0] == SH and kept[1] == SV:
-            return list(kept[4])
-        g = self.geo
         if kept is None:
+            g = self.geo
             ph = g.build_parts(size, 0, SH)
             pv = g.build_parts(size, 1, SV)
+            self._blists[size] = (SH, SV, ph, pv)
         else:
             ph, pv = kept[2], kept[3]
-            if kept[0] != SH:
-                g.update_parts(size, 0, ph, kept[0] ^ SH, SH)
-            if kept[1] != SV:
-                g.update_parts(size, 1, pv, kept[1] ^ SV, SV)
-        got = tuple(chain(chain.from_iterable(ph), chain.from_iterable(pv)))
-        self._blists[size] = (SH, SV, ph, pv, got)
-        return list(got)
+            if kept[0] != SH or kept[1] != SV:      # walls came or went since: redo those bytes
+                g = self.geo
+                if kept[0] != SH:
+                    g.update_parts(size, 0, ph, kept[0] ^ SH, SH)
+                if kept[1] != SV:
+                    g.update_parts(size, 1, pv, kept[1] ^ SV, SV)
+                self._blists[size] = (SH, SV, ph, pv)
+        # one pass over the parts (the spots have mostly changed since the last build turn)
+        return list(chain(chain.from_iterable(ph), chain.from_iterable(pv)))
+
     def _build_moves_ref(self, size: int) -> list[int]:
         """The tests' reference for ``_build_moves``: every candidate tested one by one."""
         if self.supply[size] <= 0:

@@ -1,0 +1,72 @@
+"""Zombies vs Vampires' ``random_playout`` (the benchmarks' throughput definition, played
+without undo records) plays exactly the moves of the core's loop (``legal_moves()`` every ply,
+``Rng.randbelow``, ``push``) and ends in the very same state, under the default rules and the
+variants, from the start and from positions some moves in."""
+from __future__ import annotations
+
+import pytest
+
+from pnp.engines.core import GameState, Rng, derive_seed
+from pnp.engines.zombies_vs_vampires import ZombiesVsVampires
+
+VARIANTS = (None, "home-zone", "finish-round", "lone-handicap", "board11", "exact",
+            "twostar-choice", "twostar-reroll", "v15-choose", "v15-reroll")
+
+
+class Recording(ZombiesVsVampires):
+    """The engine with every move it applies recorded (both loops apply through _apply)."""
+
+    def _setup(self) -> None:
+        self.applied: list[int] = []
+        super()._setup()
+
+    def _apply(self, move: int) -> None:
+        self.applied.append(move)
+        super()._apply(move)
+
+
+def pair(seed, players, variants, max_turns):
+    return [Recording.new(players=players, seed=seed, variants=variants,
+                          options={"max_turns": max_turns}) for _ in range(2)]
+
+
+@pytest.mark.parametrize("variants", VARIANTS)
+def test_random_playout_is_the_push_loop(variants):
+    """Same moves, same position, RNG, ply, fired rules, counters and outcome; the undo
+    history is empty afterwards."""
+    for i in range(12):
+        seed = derive_seed(1313, i)
+        turns = 150 + 40 * (i % 4)
+        fast, slow = pair(seed, 2 + i % 3, variants, turns // 6 if variants == "exact" else turns)
+        if i % 3 == 0:                                  # from a position some moves in
+            r = Rng(i)
+            for _ in range(1 + i % 7):
+                if fast.outcome() is not None:
+                    break
+                for st in (fast, slow):
+                    ms = st.legal_moves()
+                    st.push(ms[Rng(r.state).randbelow(len(ms))])
+                r.next64()
+        n_fast = fast.random_playout(Rng(seed))
+        n_slow = GameState.random_playout(slow, Rng(seed))
+        assert n_fast == n_slow > 0
+        assert fast.applied == slow.applied, (variants, seed)
+        assert fast.to_dict() == slow.to_dict(), (variants, seed)
+        assert fast.stats() == slow.stats()
+        assert fast.outcome() == slow.outcome() is not None
+        assert fast.check_invariants() == []
+        with pytest.raises(IndexError):
+            fast.pop()
+        assert fast.legal_moves() == []
+
+
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_whole_benchmark_games_are_the_push_loop(players):
+    """Whole games as the benchmark plays them (to the engine's default 3000-turn cap)."""
+    seed = derive_seed(12345, players)
+    fast = Recording.new(players=players, seed=seed)
+    slow = Recording.new(players=players, seed=seed)
+    assert fast.random_playout(Rng(seed)) == GameState.random_playout(slow, Rng(seed))
+    assert fast.applied == slow.applied
+    assert fast.to_dict() == slow.to_dict()
+    assert fast.stats() == slow.stats()
