@@ -12,7 +12,8 @@ reshuffles, the turn flow). **actions/s** = moves played per CPU second of one p
 OpenSpiel's ``apply_action``, the reference's, the moves cannot be popped afterwards; the core's
 default is the ``push`` loop); **push actions/s** is the same play through the public loop
 ``legal_moves()`` + ``push`` (the move's legality check and an undo record each ply), what a
-search that pops its moves pays. Best of ``--repeat`` runs inside a process, best of
+search that pops its moves pays. Best of ``--repeat`` runs inside a process (each run its own
+set of games, the warm-up another: no timed game is ever played twice in a process), best of
 ``--rounds`` processes.
 
 Baselines in the same run: a fixed pure-Python calibration loop runs just before each metric
@@ -51,6 +52,8 @@ PLAYERS = {"cimiterio": (1, 2, 3, 4), "zombie-run": (3, 4, 5, 6, 7),
 GAMES = {"cimiterio": 200, "zombie-run": 200, "zombies-vs-vampires": 4}   # per timed run
 CAL_ITERS = 2_000_000
 MASTER_SEED = 12345
+WARM_UP_RUN = 999                # the warm-up's games: never one of the timed runs'
+PUSH_RUNS = 100                  # the push loop's runs play sets 101, 102...: no game twice either
 
 
 def calibrate() -> float:
@@ -65,23 +68,25 @@ def calibrate() -> float:
     return best
 
 
-def _games(game: str, games: int):
-    """The ``games`` benchmark games: (new position, its chooser), seeds derived from
-    MASTER_SEED (same games in every run), made one at a time (set-up is timed)."""
+def _games(game: str, games: int, run: int = 0):
+    """The ``games`` benchmark games of timed run ``run``: (new position, its chooser), seeds
+    derived from MASTER_SEED and the run (the same games in every process, another set for each
+    run, so no run replays a game an earlier one played: a memo of positions kept across games
+    cannot make a repeat look faster), made one at a time (set-up is timed)."""
     from pnp.engines import get_game
     from pnp.engines.core import Rng, derive_seed
     cls = get_game(game)
     players = PLAYERS[game]
     for i in range(games):
-        seed = derive_seed(MASTER_SEED, i)
+        seed = derive_seed(derive_seed(MASTER_SEED, run), i) if run else derive_seed(MASTER_SEED, i)
         yield cls.new(players=players[i % len(players)], seed=seed), Rng(seed)
 
 
-def random_play(game: str, games: int) -> tuple[int, int]:
+def random_play(game: str, games: int, run: int = 0) -> tuple[int, int]:
     """(actions, games) of ``games`` complete games of ``random_playout``: uniform random play
     over the full ``legal_moves()`` list every ply."""
     actions = 0
-    for st, rng in _games(game, games):
+    for st, rng in _games(game, games, run):
         if hasattr(st, "random_playout"):
             actions += st.random_playout(rng)
         else:                                   # a checkout from before it (--before): its loop
@@ -92,11 +97,11 @@ def random_play(game: str, games: int) -> tuple[int, int]:
     return actions, games
 
 
-def push_play(game: str, games: int) -> tuple[int, int]:
-    """(actions, games) of the same games played by the public loop: ``legal_moves()``, the
-    same pick, ``push`` (its legality check and undo record included)."""
+def push_play(game: str, games: int, run: int = 0) -> tuple[int, int]:
+    """(actions, games) of games played by the public loop: ``legal_moves()``, the same pick,
+    ``push`` (its legality check and undo record included)."""
     actions = 0
-    for st, rng in _games(game, games):
+    for st, rng in _games(game, games, run):
         while st.outcome() is None:
             moves = st.legal_moves()
             st.push(moves[rng.randbelow(len(moves))])
@@ -151,18 +156,19 @@ def measure(game: str, quick: bool, repeats: int) -> dict:
     calibration and the reference's decisions/s (None without pyspiel), runs alternating."""
     import pnp
     n = max(1, GAMES[game] // (4 if quick else 1))
-    acts, _ = random_play(game, n)                       # warm-up: pack, tables, caches
+    random_play(game, max(1, n // 4), WARM_UP_RUN)       # warm-up on other games: pack, tables
     has_ref = reference_play(2) is not None
     cal = calibrate()
-    best_a = best_g = best_p = best_r = 0.0
-    for _ in range(repeats):
-        a, g = timed(random_play, game, n)
+    best_a = best_g = best_p = best_r = per_game = 0.0
+    for run in range(1, repeats + 1):                    # a fresh set of games each run
+        a, g = timed(random_play, game, n, run)
+        per_game = per_game if run > 1 else a / g        # actions per game of the first set
         best_a, best_g = max(best_a, a), max(best_g, g)
-        best_p = max(best_p, timed(push_play, game, n)[0])
+        best_p = max(best_p, timed(push_play, game, n, PUSH_RUNS + run)[0])
         if has_ref:
             best_r = max(best_r, timed(reference_play, REF_GAMES // (4 if quick else 1))[0])
     return {"pnp": pnp.__file__, "cal": cal, "actions": best_a, "games": best_g,
-            "push": best_p, "per_game": acts / n, "ref": best_r or None}
+            "push": best_p, "per_game": per_game, "ref": best_r or None}
 
 
 def run_child(root: Path, game: str, a) -> dict:
