@@ -20,6 +20,7 @@ NOISE_QUEUES = {
 }
 NOISE_MODES = tuple(NOISE_QUEUES)
 PERSONAL_CHOICES = (0, 1, 2, 3)                 # C24: keep it in its group, or move it 1-3 cells
+PERSONAL_MOVES = tuple(("personal", n) for n in PERSONAL_CHOICES)
 
 
 def action_moves(B: Board, guards: tuple) -> tuple:
@@ -54,14 +55,22 @@ def action_set(B: Board, guards: tuple) -> frozenset:
 class Actions(Turns):
 
     def legal_moves(self) -> list:
+        """The legal moves. They are also left in ``_legal_memo`` (the core's ``push`` then
+        takes a move found there without the one-move check): the action moves as their
+        cached frozenset, where ``in`` is one hash lookup instead of a scan of ~50 tuples."""
         if self.result is not None:
             return []
         p = self.pending
-        if p is not None:
-            if p[0] == "order":
-                return [("first", c) for c in p[1]]
-            return [("personal", n) for n in PERSONAL_CHOICES]
-        return list(action_moves(self.B, self.guards))
+        if p is None:
+            B, guards = self.B, self.guards
+            self._legal_memo = action_set(B, guards)     # type: ignore[assignment]
+            return list(action_moves(B, guards))
+        if p[0] == "order":
+            got = tuple([("first", c) for c in p[1]])
+        else:
+            got = PERSONAL_MOVES
+        self._legal_memo = got
+        return list(got)
 
     def _illegal_reason(self, move):
         if self.result is not None:
