@@ -1,13 +1,14 @@
 """Cimiterio's fast paths (issue 13) against the loop they stand for: ``random_playout`` (no
 undo records) against the core's ``legal_moves()`` + ``push`` loop, on every variant, every map
-of the pack and every player count."""
+of the pack and every player count; the tables made once per option set."""
 from __future__ import annotations
 
 import pytest
+from test_cimiterio_engine import _edit, _pack_copy
 
 from pnp.engines.cimiterio import Cimiterio
 from pnp.engines.cimiterio.pack_data import map_ids
-from pnp.engines.core import GameState, Rng, derive_seed
+from pnp.engines.core import GameState, RecordError, Rng, derive_seed
 
 CONFIGS = ([(None, {})] + [(v, {}) for v in Cimiterio.variants]
            + [(None, {"map": m}) for m in map_ids()]
@@ -73,3 +74,17 @@ def test_the_core_loop_is_the_playout_definition():
     a, b = Cimiterio.new(players=3, seed=11), Cimiterio.new(players=3, seed=11)
     assert push_loop(a, Rng(5)) == GameState.random_playout(b, Rng(5))
     assert a.to_dict() == b.to_dict() and a.move_stack == b.move_stack
+
+
+def test_rule_tables_are_made_once_per_option_set_and_errors_every_time(tmp_path):
+    """The played event cards and the zombies' points are shared by every game with the same
+    pack, map and readings (not rebuilt at each set-up); a bad event card is refused by every
+    new game, not only the first (errors are not cached)."""
+    a, b = Cimiterio.new(players=2, seed=1), Cimiterio.new(players=3, seed=2)
+    assert a.ev is b.ev and a.values is b.values and a.B is b.B
+    assert Cimiterio.new(players=2, seed=1, variants="manhattan").B is not a.B
+    root = _pack_copy(tmp_path)
+    _edit(root / "cards" / "events.yaml", "kind: noise, avenue: crows}", "kind: noise, avenue: ravens}")
+    for _ in range(2):
+        with pytest.raises(RecordError, match="unknown avenue 'ravens'"):
+            Cimiterio.new(players=2, seed=0, options={"pack": str(root)})

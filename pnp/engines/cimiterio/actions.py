@@ -137,7 +137,7 @@ class Actions(Turns):
             rule, entries = self.wave
             cell = move[1]
             self.fire("C19")
-            self.wave = (rule, tuple(e for e in entries if e[0] != cell))
+            self.wave = (rule, tuple([e for e in entries if e[0] != cell]))
             self._move_entry((cell, -1, 0))
         elif kind == "noise":
             self.si += 1
@@ -152,6 +152,6 @@ class Actions(Turns):
             entry = self.pending[1]
             self.pending = None
             rule, entries = self.wave
-            self.wave = (rule, tuple(e for e in entries if e != entry))
+            self.wave = (rule, tuple([e for e in entries if e != entry]))
             self._move_personal(entry, move[1])
         self._run()

@@ -76,11 +76,11 @@ class Movement(Scoring):
             e = entries[0]
             if e[1] < 0:
                 if len(entries) > 1:
-                    gd = self.B.gate_dist
-                    d0 = gd.get(e[0])
-                    if gd.get(entries[1][0]) == d0 and self._order_choice:
+                    gd = self.B.gate_dist_at
+                    d0 = gd[e[0]]
+                    if gd[entries[1][0]] == d0 and self._order_choice:
                         # C19: equal distance from the gate, the current player chooses who goes first
-                        tied = tuple(x[0] for x in entries if gd.get(x[0]) == d0)
+                        tied = tuple([x[0] for x in entries if gd[x[0]] == d0])
                         self.pending = ("order", tied)
                         return False
             elif (self._personal >= 0 and e[2] == 0 and self.turn == self._personal_owner
@@ -93,18 +93,21 @@ class Movement(Scoring):
 
     def _move_entry(self, e: Entry) -> None:
         c, g, part = e
-        st = self.stacks.get(c)
-        if st is None:
-            return
+        stacks = self.stacks
         if part == 1:
+            st = stacks.get(c)
+            if st is None:
+                return
             k = (len(st) + 1) // 2            # C12: the upper half (with the leader) goes to G1
-            self.stacks[c] = st[:len(st) - k]
+            stacks[c] = st[:len(st) - k]
             walker = st[len(st) - k:]
         else:
-            del self.stacks[c]
+            st = stacks.pop(c, None)
+            if st is None:                    # captured or merged away since the wave began
+                return
+            if part == 2:
+                self.fire("C12")
             walker = st
-        if part == 2:
-            self.fire("C12")
         if g < 0:
             self._walk(walker, c, -1, self.movement)
         else:
@@ -135,7 +138,7 @@ class Movement(Scoring):
             entries = w[1]
             for e in entries:
                 if e[0] == cell:
-                    self.wave = (w[0], tuple(e for e in entries if e[0] != cell))
+                    self.wave = (w[0], tuple([e for e in entries if e[0] != cell]))
                     return
 
     def _walk(self, stack: tuple, cell: int, stop: int, steps: int) -> None:
@@ -152,14 +155,14 @@ class Movement(Scoring):
         tomb_of = self.tomb_of
         if stop >= 0:
             noise = capture = True                # C9: guardian noise captures
-            nexts = B.line_next[stop]
+            nexts = B.line_step[stop]
             fresh = self.pull
         else:
             noise = False
             # C9: the bell tower captures too in the `bell-captures` reading (the seed states
             # capture generally and exempts only the noise event, C16 "la ignoreranno")
             capture = self._bell_captures and self.wave is not None and self.wave[0] == "C19"
-            nexts = B.gate_next
+            nexts = B.gate_step
             gate_adj = B.gate_adj
             moved = self._attack_any
             fresh = self.movement
@@ -188,7 +191,7 @@ class Movement(Scoring):
                 break
             if steps <= 0:
                 break
-            nxt = nexts.get(cell)
+            nxt = nexts[cell]
             if nxt is None:
                 if noise:
                     self.fire("C8")            # C8: nothing between it and the noise any more

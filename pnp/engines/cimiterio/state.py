@@ -79,8 +79,8 @@ class CimiterioState(GameState):
         self.ediscard: tuple = ()
         self.guards: tuple = self.B.guardian_start     # ring indices of G1, G2
         self.gate = GATE_DAMAGED if self.options["gate_damaged"] else GATE_INTACT
-        self.captured: tuple = tuple(() for _ in range(self.players))
-        self.scores: tuple = tuple(0 for _ in range(self.players))
+        self.captured: tuple = ((),) * self.players
+        self.scores: tuple = (0,) * self.players
         self.slots = SLOTS                # this turn's slots, "A" action / "E" event (C4, C5)
         self.si = 0                       # the next slot
         self.wave: tuple[str, tuple[Entry, ...]] | None = None   # (rule, groups still to move)
