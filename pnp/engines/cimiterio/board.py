@@ -54,6 +54,7 @@ class Board:
         self.line_step = [[nxt.get(c) for c in range(n)] for nxt in self.line_next]
         self.gate_step = [self.gate_next.get(c) for c in range(n)]
         self.avenues = {a["id"]: self._avenue(a["axis"], a["index"]) for a in mp["avenues"]}
+        self.avenue_sets = {k: frozenset(v) for k, v in self.avenues.items()}
         self.guardian_start = tuple(self.ring_index[r * W + c] for r, c in mp["guardian_start"])
         # legal action moves per guardian pair, filled by pnp.engines.cimiterio.actions
         self.move_cache: dict[tuple, tuple[tuple, frozenset]] = {}

@@ -22,8 +22,10 @@ class Movement(Scoring):
         kind = item[0]
         if kind == "avenue" or kind == "bell":
             if kind == "avenue":
-                # C16: zombies in the named avenue move toward the gate, nearest to it first
-                cells = [c for c in B.avenues[item[1]] if c in stacks]
+                # C16: zombies in the named avenue move toward the gate, nearest to it first (the
+                # groups are fewer than the avenue's cells; the sort below fixes the order)
+                avenue = B.avenue_sets[item[1]]
+                cells = [c for c in stacks if c in avenue]
                 rule = "C16"
             else:
                 # C19: every zombie moves toward the gate (this is one of the two passes)
