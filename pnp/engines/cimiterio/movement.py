@@ -105,7 +105,7 @@ class Movement(Scoring):
             walker = st[len(st) - k:]
         else:
             st = stacks.pop(c, None)
-            if st is None:                    # captured or merged away since the wave began
+            if st is None:                    # no group left there (taken or moved since the wave began)
                 return
             if part == 2:
                 self.fire("C12")
