@@ -49,11 +49,15 @@ class Board:
         self._ring(max_stops)
         self._lines()
         self._toward_gate(metric, step)
+        # line_next and gate_next as lists indexed by cell (None: no step from there), for the
+        # walk's inner loop (an index instead of a dict.get call per step)
+        self.line_step = [[nxt.get(c) for c in range(n)] for nxt in self.line_next]
+        self.gate_step = [self.gate_next.get(c) for c in range(n)]
         self.avenues = {a["id"]: self._avenue(a["axis"], a["index"]) for a in mp["avenues"]}
+        self.avenue_sets = {k: frozenset(v) for k, v in self.avenues.items()}
         self.guardian_start = tuple(self.ring_index[r * W + c] for r, c in mp["guardian_start"])
         # legal action moves per guardian pair, filled by pnp.engines.cimiterio.actions
-        self.move_cache: dict[tuple, tuple] = {}
-        self.move_sets: dict[tuple, frozenset] = {}
+        self.move_cache: dict[tuple, tuple[tuple, frozenset]] = {}
 
     def _ring(self, max_stops: int) -> None:
         """C3/C6: the ring of guardian stops, clockwise from the top-left stop, and the stops
@@ -148,6 +152,10 @@ class Board:
         else:
             raise RecordError(f"cimiterio: unknown metric {metric!r} (bfs, manhattan)")
         self.gate_dist = dist
+        # the order groups move toward the gate in (C16/C19): nearest first, then reading order;
+        # (distance, cell) as one int so a wave sorts its cells with a C-level key
+        self.gate_rank = [dist.get(c, 1 << 20) * n + c for c in range(n)]
+        self.gate_dist_at = [dist.get(c) for c in range(n)]     # gate_dist by index (None: no path)
         self.gate_next: dict[int, int | None] = {}
         for c in dist:
             if c in self.gate_adj:

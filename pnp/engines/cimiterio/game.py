@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from pnp.engines.cimiterio import bots
-from pnp.engines.cimiterio.actions import Actions
 from pnp.engines.cimiterio.notation import Notation
+from pnp.engines.cimiterio.playout import Playout
 from pnp.engines.cimiterio.state import (
     GATE_BROKEN,
     GATE_DAMAGED,
@@ -18,7 +18,7 @@ from pnp.engines.core import Outcome, register
 
 
 @register("cimiterio")
-class Cimiterio(Actions, PositionChecks, Notation):
+class Cimiterio(Playout, PositionChecks, Notation):
     """Cimiterio: 1-4 players steer two guardians to lure 35 zombies back into their tombs."""
 
     min_players = 1

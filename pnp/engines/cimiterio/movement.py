@@ -21,27 +21,27 @@ class Movement(Scoring):
         stacks = self.stacks
         kind = item[0]
         if kind == "avenue" or kind == "bell":
-            gd = B.gate_dist
             if kind == "avenue":
-                # C16: zombies in the named avenue move toward the gate, nearest to it first
-                cells = [c for c in B.avenues[item[1]] if c in stacks]
+                # C16: zombies in the named avenue move toward the gate, nearest to it first (the
+                # groups are fewer than the avenue's cells; the sort below fixes the order)
+                avenue = B.avenue_sets[item[1]]
+                cells = [c for c in stacks if c in avenue]
                 rule = "C16"
             else:
                 # C19: every zombie moves toward the gate (this is one of the two passes)
                 cells = list(stacks)
                 rule = "C19"
-            cells.sort(key=lambda c: (gd.get(c, 1 << 20), c))
-            self.wave = (rule, tuple((c, -1, 0) for c in cells))
+            cells.sort(key=B.gate_rank.__getitem__)       # nearest to the gate, then reading order
+            self.wave = (rule, tuple([(c, -1, 0) for c in cells]))
             return
         g = item[1]
         s1, s2 = self.guards
         if g < 2 or s1 == s2:
-            # C8: one guardian's noise (two guardians on one stop make one noise together)
+            # C8: one guardian's noise (two guardians on one stop make one noise together),
+            # nearest first: the stop's line lists its cells by distance, one cell per distance
             if g == 2:
                 g = 0
-            dist = B.line_dist[self.guards[g]]
-            by_dist = sorted((dist[c], c) for c in stacks if c in dist)
-            self.wave = ("C8", tuple((c, g, 0) for _, c in by_dist))
+            self.wave = ("C8", tuple([(c, g, 0) for c in B.line[self.guards[g]] if c in stacks]))
             return
         # C12: both guardians at once
         d1, d2 = B.line_dist[s1], B.line_dist[s2]
@@ -64,44 +64,52 @@ class Movement(Scoring):
         keyed.sort()
         self.wave = ("C12", tuple((c, g, part) for _, part, g, c in keyed))
 
-    def _step_wave(self, wave: tuple[str, tuple[Entry, ...]]) -> bool:
-        """Move the next group of the current wave. False when a player choice is pending."""
-        rule, entries = wave
-        if not entries:
-            self.wave = None
-            return True
-        e = entries[0]
-        if e[1] < 0:
-            if len(entries) > 1:
-                gd = self.B.gate_dist
-                d0 = gd.get(e[0])
-                if gd.get(entries[1][0]) == d0 and self._order_choice:
-                    # C19: equal distance from the gate, the current player chooses who goes first
-                    tied = tuple(x[0] for x in entries if gd.get(x[0]) == d0)
-                    self.pending = ("order", tied)
-                    return False
-        elif (self._personal >= 0 and e[2] == 0 and self.turn == self._personal_owner
-              and self._personal in self.stacks.get(e[0], ())):
-            self.pending = ("personal", e)
-            return False
-        self.wave = (rule, entries[1:])
-        self._move_entry(e)
+    def _play_wave(self) -> bool:
+        """Move the groups of the current wave one by one, until it is done (True) or a player
+        choice is pending (False); it stops too when the game ends or C23 restarts the turn."""
+        while self.result is None:
+            wave = self.wave
+            if wave is None:                # done, or cleared by C23's tie-break restart
+                return True
+            rule, entries = wave
+            if not entries:
+                self.wave = None
+                return True
+            e = entries[0]
+            if e[1] < 0:
+                if len(entries) > 1:
+                    gd = self.B.gate_dist_at
+                    d0 = gd[e[0]]
+                    if gd[entries[1][0]] == d0 and self._order_choice:
+                        # C19: equal distance from the gate, the current player chooses who goes first
+                        tied = tuple([x[0] for x in entries if gd[x[0]] == d0])
+                        self.pending = ("order", tied)
+                        return False
+            elif (self._personal >= 0 and e[2] == 0 and self.turn == self._personal_owner
+                  and self._personal in self.stacks.get(e[0], ())):
+                self.pending = ("personal", e)
+                return False
+            self.wave = (rule, entries[1:])
+            self._move_entry(e)
         return True
 
     def _move_entry(self, e: Entry) -> None:
         c, g, part = e
-        st = self.stacks.get(c)
-        if st is None:
-            return
+        stacks = self.stacks
         if part == 1:
+            st = stacks.get(c)
+            if st is None:
+                return
             k = (len(st) + 1) // 2            # C12: the upper half (with the leader) goes to G1
-            self.stacks[c] = st[:len(st) - k]
+            stacks[c] = st[:len(st) - k]
             walker = st[len(st) - k:]
         else:
-            del self.stacks[c]
+            st = stacks.pop(c, None)
+            if st is None:                    # no group left there (taken or moved since the wave began)
+                return
+            if part == 2:
+                self.fire("C12")
             walker = st
-        if part == 2:
-            self.fire("C12")
         if g < 0:
             self._walk(walker, c, -1, self.movement)
         else:
@@ -132,7 +140,7 @@ class Movement(Scoring):
             entries = w[1]
             for e in entries:
                 if e[0] == cell:
-                    self.wave = (w[0], tuple(e for e in entries if e[0] != cell))
+                    self.wave = (w[0], tuple([e for e in entries if e[0] != cell]))
                     return
 
     def _walk(self, stack: tuple, cell: int, stop: int, steps: int) -> None:
@@ -145,19 +153,21 @@ class Movement(Scoring):
         they step onto and go on with the steps left (C10)."""
         B = self.B
         stacks = self.stacks
-        noise = stop >= 0
-        # C9: guardian noise captures; the bell tower too in the `bell-captures` reading (the seed
-        # states capture generally and exempts only the noise event, C16 "la ignoreranno")
-        capture = noise or (self._bell_captures and self.wave is not None and self.wave[0] == "C19")
         tomb_adj = B.tomb_adj
         tomb_of = self.tomb_of
-        if noise:
-            nexts = B.line_next[stop]
+        if stop >= 0:
+            noise = capture = True                # C9: guardian noise captures
+            nexts = B.line_step[stop]
+            fresh = self.pull
         else:
-            nexts = B.gate_next
+            noise = False
+            # C9: the bell tower captures too in the `bell-captures` reading (the seed states
+            # capture generally and exempts only the noise event, C16 "la ignoreranno")
+            capture = self._bell_captures and self.wave is not None and self.wave[0] == "C19"
+            nexts = B.gate_step
             gate_adj = B.gate_adj
             moved = self._attack_any
-        fresh = self.pull if noise else self.movement
+            fresh = self.movement
         while True:
             if capture:
                 adj = tomb_adj[cell]
@@ -183,7 +193,7 @@ class Movement(Scoring):
                 break
             if steps <= 0:
                 break
-            nxt = nexts.get(cell)
+            nxt = nexts[cell]
             if nxt is None:
                 if noise:
                     self.fire("C8")            # C8: nothing between it and the noise any more

@@ -5,6 +5,8 @@ attribute a rule reads or writes is declared here, in ``_blank``.
 """
 from __future__ import annotations
 
+import functools
+
 from pnp.engines.cimiterio.board import Board
 from pnp.engines.cimiterio.pack_data import Cards, tables
 from pnp.engines.core import GameState, Outcome, RecordError
@@ -21,6 +23,30 @@ EV_KINDS = ("noise", "awakening", "quiet", "bell", "reshuffle")
 Entry = tuple[int, int, int]
 
 
+def _event_tuple(B: Board, e: tuple) -> tuple:
+    """An event card as the engine plays it: (kind, avenue) / (kind, spot cell, count) / (kind,)."""
+    if e[0] == "noise":
+        if e[1] not in B.avenues:
+            raise RecordError(f"cimiterio: noise event names unknown avenue {e[1]!r}")
+        return (EV_NOISE, e[1])
+    if e[0] == "awakening":
+        if e[1] not in B.spots:
+            raise RecordError(f"cimiterio: awakening event names unknown spot {e[1]!r}")
+        return (EV_AWAKE, B.spots[e[1]], e[2])
+    if e[0] not in EV_KINDS:
+        raise RecordError(f"cimiterio: unknown event kind {e[0]!r}")
+    return (EV_KINDS.index(e[0]),)
+
+
+@functools.lru_cache(maxsize=32)
+def rule_tables(pack: str, metric: str, step: str, map_id: str) -> tuple[Board, Cards, tuple, tuple]:
+    """(board, cards, the event cards as played, the zombies' points) for a game's options: made
+    once per option set, not at every set-up (a bad event card raises every time: errors are not
+    cached)."""
+    B, cards = tables(pack, metric, step, map_id)
+    return B, cards, tuple(_event_tuple(B, e) for e in cards.events), tuple(p for _, p in cards.zombies)
+
+
 class CimiterioState(GameState):
     """Zombie groups are stacks (tuples of zombie indices, bottom first: the leader is the last
     element) on gap cells; decks are tuples whose top is the last element."""
@@ -31,10 +57,8 @@ class CimiterioState(GameState):
     # ---------------------------------------------------------------- tables and blank state
     def _tables(self) -> None:
         o = self.options
-        self.B, self.cards = tables(o["pack"], o["metric"], o["step"], o["map"])
+        self.B, self.cards, self.ev, self.values = rule_tables(o["pack"], o["metric"], o["step"], o["map"])
         self.nz = len(self.cards.zombies)
-        self.ev = tuple(self._event_tuple(e) for e in self.cards.events)
-        self.values = tuple(p for _, p in self.cards.zombies)
         self.holds = self.cards.holds
         self.pull = self.cards.pull
         self.movement = self.cards.movement
@@ -46,20 +70,6 @@ class CimiterioState(GameState):
         if o["personal"] >= self.nz:
             raise RecordError(f"cimiterio: personal zombie {o['personal']} out of range")
 
-    def _event_tuple(self, e: tuple) -> tuple:
-        B = self.B
-        if e[0] == "noise":
-            if e[1] not in B.avenues:
-                raise RecordError(f"cimiterio: noise event names unknown avenue {e[1]!r}")
-            return (EV_NOISE, e[1])
-        if e[0] == "awakening":
-            if e[1] not in B.spots:
-                raise RecordError(f"cimiterio: awakening event names unknown spot {e[1]!r}")
-            return (EV_AWAKE, B.spots[e[1]], e[2])
-        if e[0] not in EV_KINDS:
-            raise RecordError(f"cimiterio: unknown event kind {e[0]!r}")
-        return (EV_KINDS.index(e[0]),)
-
     def _blank(self) -> None:
         self._tables()
         self.stacks: dict[int, tuple] = {}
@@ -69,8 +79,8 @@ class CimiterioState(GameState):
         self.ediscard: tuple = ()
         self.guards: tuple = self.B.guardian_start     # ring indices of G1, G2
         self.gate = GATE_DAMAGED if self.options["gate_damaged"] else GATE_INTACT
-        self.captured: tuple = tuple(() for _ in range(self.players))
-        self.scores: tuple = tuple(0 for _ in range(self.players))
+        self.captured: tuple = ((),) * self.players
+        self.scores: tuple = (0,) * self.players
         self.slots = SLOTS                # this turn's slots, "A" action / "E" event (C4, C5)
         self.si = 0                       # the next slot
         self.wave: tuple[str, tuple[Entry, ...]] | None = None   # (rule, groups still to move)

@@ -19,9 +19,8 @@ class Turns(Movement):
         while self.result is None:
             if self.pending is not None:
                 return
-            wave = self.wave
-            if wave is not None:
-                if not self._step_wave(wave):
+            if self.wave is not None:
+                if not self._play_wave():
                     return
                 continue
             if self.queue:

@@ -1,0 +1,44 @@
+"""Complete random games without undo records, for simulations and benchmarks.
+
+``random_playout`` is the core's throughput definition (``legal_moves()`` generated every ply,
+the move ``rng.randbelow(len(list))`` of it played as ``push`` plays it, to the end) with what
+only ``pop`` needs left out: the undo record of every ply, the one-move legality check (the move
+was just generated in this very position) and the per-move log of fired rules. It reaches the
+state the core's ``legal_moves()`` + ``push`` loop reaches: same moves, same RNG use, same
+``rules_fired`` (tested in tests/test_cimiterio_speed_paths.py).
+"""
+from __future__ import annotations
+
+from pnp.engines.cimiterio.actions import Actions
+from pnp.engines.core import Rng
+
+
+class Playout(Actions):
+
+    def random_playout(self, rng: Rng) -> int:
+        """Uniform random play to the end (see the module docstring); the undo history is
+        cleared, as after any playout that keeps no undo records."""
+        self._undo.clear()
+        self.move_stack.clear()
+        self._fire_log.clear()
+        # The rules fired are gathered in a plain list while the game runs (one C-level append
+        # per fired rule instead of the core's Counter update + log append) and counted at the
+        # end, in the order they fired (the Counter's key order is the push loop's). Nothing in
+        # the engine reads ``rules_fired`` during a game, only ``stats()`` after it.
+        fired: list[str] = []
+        self.fire = fired.append            # type: ignore[method-assign,assignment]
+        legal = self.legal_moves
+        apply = self._apply
+        pick = rng.randbelow
+        n = 0
+        try:
+            while self.result is None:
+                moves = legal()
+                apply(moves[pick(len(moves))])
+                n += 1
+        finally:
+            del self.fire
+            self.rules_fired.update(fired)
+            self.ply += n
+            self._legal_memo = None
+        return n

@@ -1,0 +1,90 @@
+"""Cimiterio's fast paths (issue 13) against the loop they stand for: ``random_playout`` (no
+undo records) against the core's ``legal_moves()`` + ``push`` loop, on every variant, every map
+of the pack and every player count; the tables made once per option set."""
+from __future__ import annotations
+
+import pytest
+from test_cimiterio_engine import _edit, _pack_copy
+
+from pnp.engines.cimiterio import Cimiterio
+from pnp.engines.cimiterio.pack_data import map_ids
+from pnp.engines.core import GameState, RecordError, Rng, derive_seed
+
+CONFIGS = ([(None, {})] + [(v, {}) for v in Cimiterio.variants]
+           + [(None, {"map": m}) for m in map_ids()]
+           + [("personal", {"personal_owner": 1}), ("restless", {"cap": 20})])
+
+
+CAP = 1500   # plies: on some maps (classic, tomb-rows) random play can wander for very long
+
+
+def push_loop(st: Cimiterio, rng: Rng, cap: int = CAP) -> int | None:
+    """The core's ``GameState.random_playout`` loop (``legal_moves()``, ``Rng.randbelow``,
+    ``push``), given up after ``cap`` plies (None)."""
+    n = 0
+    while st.outcome() is None:
+        if n == cap:
+            return None
+        moves = st.legal_moves()
+        st.push(moves[rng.randbelow(len(moves))])
+        n += 1
+    return n
+
+
+def _pair(i: int, variants, options) -> tuple[Cimiterio, Cimiterio, int]:
+    """Two equal games; every third one from a position a few random moves in."""
+    seed = derive_seed(4242, i)
+    players = 1 + i % 4
+    fast = Cimiterio.new(players=players, seed=seed, variants=variants, options=options)
+    slow = Cimiterio.new(players=players, seed=seed, variants=variants, options=options)
+    if i % 3 == 0:
+        for st in (fast, slow):
+            push_loop(st, Rng(i), 1 + i % 7)
+    return fast, slow, seed
+
+
+@pytest.mark.parametrize("variants,options", CONFIGS,
+                         ids=[f"{v}-{'-'.join(map(str, o.values()))}" for v, o in CONFIGS])
+def test_random_playout_is_the_push_loop(variants, options):
+    """Cimiterio.random_playout plays the moves of the core's loop (legal_moves() every ply,
+    Rng.randbelow, push) and reaches the very same state: position, RNG, ply, fired rules (in
+    the same order) and stats; its undo history is empty afterwards."""
+    compared = 0
+    for i in range(24):
+        fast, slow, seed = _pair(i, variants, options)
+        n_slow = push_loop(slow, Rng(seed))
+        if n_slow is None:
+            continue
+        n_fast = fast.random_playout(Rng(seed))
+        assert n_fast == n_slow > 0
+        assert fast.to_dict() == slow.to_dict(), (variants, options, seed)
+        assert list(fast.rules_fired.items()) == list(slow.rules_fired.items())
+        assert fast.stats() == slow.stats()
+        assert fast.outcome() == slow.outcome() is not None
+        assert "fire" not in vars(fast)             # the engine's fire() is back
+        with pytest.raises(IndexError):
+            fast.pop()
+        assert fast.legal_moves() == []
+        compared += 1
+    assert compared >= 8, compared
+
+
+def test_the_core_loop_is_the_playout_definition():
+    """push_loop above is the core's random_playout (so the test compares with the definition)."""
+    a, b = Cimiterio.new(players=3, seed=11), Cimiterio.new(players=3, seed=11)
+    assert push_loop(a, Rng(5)) == GameState.random_playout(b, Rng(5))
+    assert a.to_dict() == b.to_dict() and a.move_stack == b.move_stack
+
+
+def test_rule_tables_are_made_once_per_option_set_and_errors_every_time(tmp_path):
+    """The played event cards and the zombies' points are shared by every game with the same
+    pack, map and readings (not rebuilt at each set-up); a bad event card is refused by every
+    new game, not only the first (errors are not cached)."""
+    a, b = Cimiterio.new(players=2, seed=1), Cimiterio.new(players=3, seed=2)
+    assert a.ev is b.ev and a.values is b.values and a.B is b.B
+    assert Cimiterio.new(players=2, seed=1, variants="manhattan").B is not a.B
+    root = _pack_copy(tmp_path)
+    _edit(root / "cards" / "events.yaml", "kind: noise, avenue: crows}", "kind: noise, avenue: ravens}")
+    for _ in range(2):
+        with pytest.raises(RecordError, match="unknown avenue 'ravens'"):
+            Cimiterio.new(players=2, seed=0, options={"pack": str(root)})
