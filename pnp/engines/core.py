@@ -31,8 +31,8 @@ Stable API (other engines import it):
 - ``register(name)``, ``get_game(name)``, ``game_names()``, ``resolve_options(cls, variants)``
 
 Optional, for speed (an engine opts in, the protocol is unchanged): ``legal_moves()`` may leave
-the moves it just generated in ``self._legal_memo`` (a list or tuple the caller cannot change,
-i.e. not the list it returns); ``push(move)`` then takes a move found there as legal without
+the moves it just generated in ``self._legal_memo`` (a list, tuple or frozenset the caller cannot
+change, i.e. not the list it returns; only ``in`` is asked of it); ``push(move)`` then takes a move found there as legal without
 asking ``_illegal_reason`` (it was generated legal in this very position). ``push``,
 ``push_unchecked`` and ``pop`` clear it; an engine path that changes the position without them
 (a playout kernel, a direct ``_apply``) must clear it too.
@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Hashable, Iterable, Sequence
+from typing import Any, Callable, ClassVar, Collection, Hashable, Iterable, Sequence
 
 __all__ = [
     "Move", "Outcome", "IllegalMoveError", "RecordError", "Rng", "GameState",
@@ -374,7 +374,7 @@ class GameState:
         self.ply = 0
         self.move_stack: list = []
         self._undo: list = []
-        self._legal_memo: list | tuple | None = None   # see the module docstring
+        self._legal_memo: Collection | None = None   # see the module docstring
         self.rules_fired: Counter = Counter()
         self._fire_log: list[str] = []     # rules fired since the first undoable push (for pop)
         self.counters: Counter = Counter()   # game-specific counters (stats), undone by pop()

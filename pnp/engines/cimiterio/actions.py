@@ -61,7 +61,7 @@ class Actions(Turns):
         p = self.pending
         if p is None:
             B = self.B
-            moves, self._legal_memo = (B.move_cache.get(self.guards)      # type: ignore[assignment]
+            moves, self._legal_memo = (B.move_cache.get(self.guards)
                                        or action_table(B, self.guards))
             return list(moves)
         if p[0] == "order":
