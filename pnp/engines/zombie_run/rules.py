@@ -44,6 +44,20 @@ def seat_moves(kind: int, nt: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
                        for m in range(1 << SEATS)) for t in range(nt))
 
 
+@functools.cache
+def mover_moves(S: int, nt: int) -> tuple[tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...], ...]:
+    """``[p][t][seats]``: (normal plays, specials) of living mover p with card type t, where
+    ``seats`` are the living seats whose table can take t (Z5): an item (t < S) is played onto
+    p's own table (Z3) and given to another (Z11), a zombie the other way round; Z12 left out
+    (the generator's loop where it binds nobody). Seats ascending; built once, shared."""
+    plays, specials = seat_moves(PLAY, nt), seat_moves(SPECIAL, nt)
+    return tuple(tuple(tuple((plays[t][m & own], specials[t][m & ~own]) if t < S else
+                             (plays[t][m & ~own], specials[t][m & own])
+                             for m in range(1 << SEATS))
+                       for t in range(nt))
+                 for own in (1 << p for p in range(SEATS)))
+
+
 @functools.lru_cache(maxsize=16)
 def _rule_tables(d: ZRData, roach_cap: int) -> tuple:
     """IM, FULL, TWIN (module docstring) and the generator's move tables of deck
@@ -51,7 +65,7 @@ def _rule_tables(d: ZRData, roach_cap: int) -> tuple:
     S, R = d.S, d.ROACH
     return ((1 << S) - 1, (*range(2 * S), R + roach_cap - 1),
             (*range(S, 2 * S), *range(S), R + d.copies[R]), seat_moves(PLAY, d.NT),
-            seat_moves(SPECIAL, d.NT))
+            seat_moves(SPECIAL, d.NT), mover_moves(S, d.NT))
 
 
 def put(tab: int, t: int) -> int:
@@ -70,7 +84,7 @@ class Rules(GameState):
                  "roach_cap", "deck", "discard", "hands", "tables", "alive", "living",
                  "special_used", "z6_used", "phase", "turns", "_outcome", "max_turns", "rep_limit",
                  "_seen", "turn", "players", "_acc", "_iok", "_zok", "_live",
-                 "PLAYS", "SPECIALS")
+                 "PLAYS", "SPECIALS", "MOVER")
 
     data: ZRData
     S: int                  # symbols; card types 0..S-1 items, S..2S-1 zombies
@@ -99,13 +113,15 @@ class Rules(GameState):
     _live: int              # bit q: q is a living player
     PLAYS: tuple            # seat_moves(PLAY): [t][seats] -> moves
     SPECIALS: tuple         # seat_moves(SPECIAL)
+    MOVER: tuple            # mover_moves: [p][t][seats] -> (plays, specials)
 
     def _init_rules(self, d: ZRData, roach_cap: int) -> None:
         self.S = d.S
         self.ROACH = d.ROACH
         self.PC = d.popcount
         self.roach_cap = roach_cap
-        self.IM, self.FULL, self.TWIN, self.PLAYS, self.SPECIALS = _rule_tables(d, roach_cap)
+        (self.IM, self.FULL, self.TWIN, self.PLAYS, self.SPECIALS,
+         self.MOVER) = _rule_tables(d, roach_cap)
 
     # ---------------------------------------------------------------- the generator's masks
     def _fresh_masks(self) -> tuple[list[int], int, int, int]:
@@ -244,20 +260,26 @@ class Rules(GameState):
             if tab >> self.FULL[t] & 1:                                 # Z5: t no more
                 self._acc[t] &= ~(1 << q)
         if t < self.S:
-            items = self.PC[tab & self.IM]
-            if items + 1 >= self.win_items:                             # Z12 from now on
-                self._iok &= ~(1 << q)
-                if items >= self.win_items:                             # Z7: saved
-                    self.fire("Z7")
-                    self._finish((q,), "saved: five different items", "Z7")
+            if self.PC[tab & self.IM] + 1 >= self.win_items:
+                self._item_threshold(q, tab)
             return
         if t == self.ROACH:
             self.fire("Z14")                                            # Z14: never cancelled
-        zombies = self.PC[tab >> self.S]
-        if zombies + 1 >= self.lose_zombies:                            # Z12 from now on
-            self._zok &= ~(1 << q)
-            if zombies >= self.lose_zombies:                            # Z8: becomes a zombie
-                self._zombify(q)
+        if self.PC[tab >> self.S] + 1 >= self.lose_zombies:
+            self._zombie_threshold(q, tab)
+
+    # A card stays on q's table (now ``tab``), which reaches one below the items of Z7 / the
+    # zombies of Z8 or more (the callers ask the count; most landings stop there).
+    def _item_threshold(self, q: int, tab: int) -> None:
+        self._iok &= ~(1 << q)                                          # Z12 from now on
+        if self.PC[tab & self.IM] >= self.win_items:                    # Z7: saved
+            self.fire("Z7")
+            self._finish((q,), "saved: five different items", "Z7")
+
+    def _zombie_threshold(self, q: int, tab: int) -> None:
+        self._zok &= ~(1 << q)                                          # Z12 from now on
+        if self.PC[tab >> self.S] >= self.lose_zombies:                 # Z8: becomes a zombie
+            self._zombify(q)
 
     def _zombify(self, q: int) -> None:
         """Z8: q's hand and table go to the discard pile; q plays on as a zombie (Z9)."""
