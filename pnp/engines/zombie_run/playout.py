@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pnp.engines.core import Outcome, Rng
 from pnp.engines.zombie_run.legality import Legality
 from pnp.engines.zombie_run.moves import PLAY, SPECIAL
-from pnp.engines.zombie_run.rules import PH_LIVING, PH_ZOMBIE
+from pnp.engines.zombie_run.rules import PH_LIVING, PH_ZOMBIE, SEATS, move_fields
 from pnp.engines.zombie_run.turns import CIRCULATION, ZT
 
 
@@ -80,6 +80,9 @@ class Playout(Legality):
         deck = self.deck                                    # Z13 refills this very list
         generate, apply, place = self._generate, self._apply, self._place
         following = (*range(1, self.players), 0)            # Z2: clockwise
+        fields = move_fields(self.data.NT)                  # move -> (kind, type, seat)
+        # bit i (a table's card type t or a twin, a seat q): a look-up costs less than 1 << i
+        bit = tuple(1 << i for i in range(max(SEATS, max(TWIN) + 1)))
         z3 = z4 = z9 = z11 = plies = 0
         onto = [0] * self.players                           # stats: zombies played onto q
         try:
@@ -96,7 +99,7 @@ class Playout(Legality):
                         moves += mover[t][acc[t] & live][0]
                     if not moves:                           # Z6
                         moves.append(self._z6_move())
-                elif self._zok >> p & 1 and not self._live & ~self._iok & ~(1 << p):
+                elif self._zok & bit[p] and not self._live & ~(self._iok | bit[p]):
                     acc = self._acc                         # _generate's Z12-free loop
                     live = self._live
                     mover = MOVER[p]
@@ -113,12 +116,10 @@ class Playout(Legality):
                     moves = generate()
                 m = moves[pick(len(moves))]
                 plies += 1
-                kind = m >> 16
+                kind, t, q = fields[m]
                 if kind > SPECIAL:                          # Z6, Z9 discard, pass: _apply
                     apply(m)
                     continue
-                t = m >> 8 & 0xFF
-                q = m & 0xFF
                 hands[p].remove(t)
                 if kind == PLAY:                            # Z3 (living) / Z9 (zombie player)
                     if self.phase:
@@ -132,21 +133,21 @@ class Playout(Legality):
                     z11 += 1
                 tab = tables[q]
                 twin = TWIN[t]
-                if tab >> twin & 1:                         # Z4: the pair cancels
-                    tab = tables[q] = tab ^ 1 << twin
-                    self._acc[twin] |= 1 << q               # room for the twin (Z5)
+                if tab & bit[twin]:                         # Z4: the pair cancels
+                    tab = tables[q] = tab ^ bit[twin]
+                    self._acc[twin] |= bit[q]               # room for the twin (Z5)
                     if twin < S:                            # Z12: one item fewer on q's table
                         if PC[tab & IM] + 1 < win_items:
-                            self._iok |= 1 << q
+                            self._iok |= bit[q]
                     elif PC[tab >> S] + 1 < lose_zombies:   # one zombie fewer
-                        self._zok |= 1 << q
+                        self._zok |= bit[q]
                     self.discard += (t, twin)
                     z4 += 1
                 elif t >= R:                                # the symbol-less zombie: _place
                     place(t, q)
                 else:                                       # the card stays: Z5, counts
-                    tab = tables[q] = tab | 1 << t
-                    self._acc[t] &= ~(1 << q)
+                    tab = tables[q] = tab | bit[t]
+                    self._acc[t] ^= bit[q]                  # Z5: q took t, so the bit was set
                     if t < S:
                         if PC[tab & IM] + 1 >= win_items:
                             self._item_threshold(q, tab)    # Z12, Z7
@@ -164,7 +165,7 @@ class Playout(Legality):
                     p = self.turn = following[p]            # _begin_turn(True), no guard due
                     self.turns += 1
                     self.special_used = self.z6_used = False
-                    self.phase = PH_LIVING if self._live >> p & 1 else PH_ZOMBIE
+                    self.phase = PH_LIVING if self._live & bit[p] else PH_ZOMBIE
                     hands[p].append(deck.pop())             # Z3 / Z9: draw a card
                 else:
                     self._begin_turn(True)

@@ -26,7 +26,7 @@ import functools
 
 from pnp.engines.core import GameState, Outcome
 from pnp.engines.zombie_run.deck import ZRData
-from pnp.engines.zombie_run.moves import DISCARD_HAND, PASS, PLAY, SPECIAL
+from pnp.engines.zombie_run.moves import DISCARD, DISCARD_HAND, PASS, PLAY, SPECIAL
 
 PH_LIVING = 0   # a living player decides (special / play / discard-hand / pass)
 PH_ZOMBIE = 1   # a zombie player decides where its drawn card goes (Z9)
@@ -56,6 +56,16 @@ def mover_moves(S: int, nt: int) -> tuple[tuple[tuple[tuple[tuple[int, ...], tup
                              for m in range(1 << SEATS))
                        for t in range(nt))
                  for own in (1 << p for p in range(SEATS)))
+
+
+@functools.cache
+def move_fields(nt: int) -> dict[int, tuple[int, int, int]]:
+    """Every move of card types below ``nt`` -> (kind, card type, target seat): what
+    ``moves.decode`` gives, read from a table in the playout loop (three shifts and masks
+    cost more than a look-up)."""
+    return {kind << 16 | t << 8 | q: (kind, t, q) for kind in (PLAY, SPECIAL, DISCARD)
+            for t in range(nt) for q in range(SEATS)} | {
+        DISCARD_HAND << 16: (DISCARD_HAND, 0, 0), PASS << 16: (PASS, 0, 0)}
 
 
 @functools.lru_cache(maxsize=16)
