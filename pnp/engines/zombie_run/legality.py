@@ -31,30 +31,29 @@ class Legality(Turns):
         of ``set(hand)``, per card the seats ascending, read from the masks of :mod:`.rules`
         (``_acc``: Z5, ``_iok`` / ``_zok``: Z12) and its tables of ready-made moves."""
         p = self.turn
-        acc = self._acc
-        live = self._live
+        acc = self._acc                                     # living seats only
         if self.phase:                                      # PH_ZOMBIE
             hand = self.hands[p]                            # Z9: the drawn card, any type
             if not hand:
                 return [PASS << 16]
             t = hand[0]
-            return list(self.PLAYS[t][acc[t] & live]) or [DISCARD << 16 | t << 8]
+            return list(self.PLAYS[t][acc[t]]) or [DISCARD << 16 | t << 8]
         mover = self.MOVER[p]                               # [t][seats] -> (plays, specials)
         plays: list[int] = []
         if self.special_used:                               # Z11: once a turn
             for t in set(self.hands[p]):                    # Z3: an item onto your own table,
-                plays += mover[t][acc[t] & live][0]         # a zombie onto another's
+                plays += mover[t][acc[t]][0]                # a zombie onto another's
             return plays or [self._z6_move()]               # no normal play possible: Z6
         specials: list[int] = []
         own = 1 << p
-        others = live & ~own
+        others = self._live & ~own
         iok = self._iok
         zok = self._zok & own
         if zok and not others & ~iok:
             # Z12 binds nobody (no other table at 4 items, yours below 4 zombies), the common
             # case: Z3 and Z11 read together, without Z12
             for t in set(self.hands[p]):
-                normal, special = mover[t][acc[t] & live]
+                normal, special = mover[t][acc[t]]
                 plays += normal
                 specials += special
         else:

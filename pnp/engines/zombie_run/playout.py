@@ -92,21 +92,19 @@ class Playout(Legality):
                     moves = generate()
                 elif self.special_used:                     # _generate's loop, Z11 used
                     acc = self._acc
-                    live = self._live
                     mover = MOVER[p]
                     moves = []
                     for t in set(hands[p]):
-                        moves += mover[t][acc[t] & live][0]
+                        moves += mover[t][acc[t]][0]
                     if not moves:                           # Z6
                         moves.append(self._z6_move())
                 elif self._zok & bit[p] and not self._live & ~(self._iok | bit[p]):
                     acc = self._acc                         # _generate's Z12-free loop
-                    live = self._live
                     mover = MOVER[p]
                     moves = []
                     specials = []
                     for t in set(hands[p]):
-                        normal, special = mover[t][acc[t] & live]
+                        normal, special = mover[t][acc[t]]
                         moves += normal
                         specials += special
                     if not moves:                           # Z6

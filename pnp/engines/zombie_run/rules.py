@@ -16,8 +16,8 @@ zombies ``PC[tab >> S]`` (Z8, the symbol-less ones included). Two per-type table
 
 ``_move_for`` asks these per (card, seat). The move generator (``legal_moves``) asks the same
 rules for every seat at once: the position keeps, per card type t, the seat mask ``_acc[t]`` of
-the seats whose table can take t (Z5), and the seat masks ``_iok`` / ``_zok`` of the tables
-below their 5th item / 5th zombie (Z12); a card lands, a table changes, and ``_place`` sets the
+the living seats whose table can take t (Z5), and the seat masks ``_iok`` / ``_zok`` of the
+tables below their 5th item / 5th zombie (Z12); a card lands, a table changes, and ``_place`` sets the
 bits that change. tests/test_movegen.py checks the lists against ``_move_for`` seat by seat.
 """
 from __future__ import annotations
@@ -117,7 +117,7 @@ class Rules(GameState):
     phase: int
     turns: int
     _outcome: Outcome | None
-    _acc: list[int]         # per card type t, bit q: q's table can take t (Z5)
+    _acc: list[int]         # per card type t, bit q: q is living and its table can take t (Z5)
     _iok: int               # bit q: q's table holds fewer than win_items - 1 items (Z12)
     _zok: int               # bit q: fewer than lose_zombies - 1 zombies (Z12)
     _live: int              # bit q: q is a living player
@@ -136,13 +136,14 @@ class Rules(GameState):
     # ---------------------------------------------------------------- the generator's masks
     def _fresh_masks(self) -> tuple[list[int], int, int, int]:
         """``_acc``, ``_iok``, ``_zok`` and ``_live`` computed afresh from the tables (a zombie
-        player's table is empty: it takes everything)."""
+        player has no table: no bit in ``_acc``, so a card's mask is already one of living
+        seats; its empty table counts below every threshold)."""
         iok = zok = 0
         FULL, PC, IM, S = self.FULL, self.PC, self.IM, self.S
         acc = [0] * len(FULL)
         for q, tab in enumerate(self.tables):
             for t, bit in enumerate(FULL):
-                if not tab >> bit & 1:                                  # Z5
+                if self.alive[q] and not tab >> bit & 1:                # Z5
                     acc[t] |= 1 << q
             iok |= (PC[tab & IM] + 1 < self.win_items) << q           # Z12
             zok |= (PC[tab >> S] + 1 < self.lose_zombies) << q
@@ -244,7 +245,7 @@ class Rules(GameState):
     def _zombie_targets(self, t: int) -> list[int]:
         """Z9: the living seats, ascending, whose table can take a zombie player's card t (Z5;
         Z12 does not apply)."""
-        seats = self._acc[t] & self._live                                 # Z5
+        seats = self._acc[t]                                              # Z5
         return [q for q in range(self.players) if seats >> q & 1]
 
     # ---------------------------------------------------------------- a card lands
@@ -299,7 +300,7 @@ class Rules(GameState):
         self.discard += self._table_types(q)
         self.tables[q] = 0
         b = 1 << q
-        self._acc = list(map(b.__or__, self._acc))                      # an empty table
+        self._acc = list(map((~b).__and__, self._acc))                  # no table
         self._recount(q, 0)
         self.alive = [*self.alive]
         self.alive[q] = False
