@@ -13,6 +13,7 @@ import functools
 from collections import Counter
 from collections.abc import Iterable
 from hashlib import blake2b
+from operator import itemgetter
 from pathlib import Path
 from struct import Struct, unpack
 
@@ -107,11 +108,19 @@ def fast_shuffle(rng: Rng, items: list) -> None:
     if n < 2:
         return
     seed = rng.next64().to_bytes(8, "little")
-    need = 4 * n
-    buf = b"".join([blake2b(seed + i.to_bytes(2, "little"), digest_size=64).digest()
-                    for i in range((need + 63) // 64)])
-    # the permutation applied by map (a C loop: set-up and every reshuffle run this)
-    items[:] = map(items.__getitem__, key_order(buf, n))
+    blocks = []
+    for i in range((4 * n + 63) // 64):     # BLAKE2b(seed + i as 2 bytes), 64 bytes each
+        h = _BLAKE2B.copy()
+        h.update(seed + (_INDEX[i] if i < len(_INDEX) else i.to_bytes(2, "little")))
+        blocks.append(h.digest())
+    # the permutation applied by one itemgetter (a C loop; n >= 2, so it gives a tuple)
+    items[:] = itemgetter(*key_order(b"".join(blocks), n))(items)
+
+
+# an empty BLAKE2b-512, copied for each block: the digest of blake2b(data, digest_size=64)
+# without parsing the constructor's options each time (set-up and every reshuffle shuffle)
+_BLAKE2B = blake2b(digest_size=64)
+_INDEX = tuple(i.to_bytes(2, "little") for i in range(64))
 
 
 def key_order(buf: bytes, n: int) -> Iterable[int]:
