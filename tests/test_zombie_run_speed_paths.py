@@ -4,15 +4,18 @@ Z12-free loop against the per-seat reference listing, ``random_playout`` against
 formulation."""
 from __future__ import annotations
 
+from collections import Counter
+from functools import partial
 from hashlib import blake2b
-from struct import unpack
+from struct import pack, unpack
 
 import pytest
 from movegen_reference import REFERENCE
 from test_movegen import random_zombie_run_position
 
 from pnp.engines.core import GameState, Rng, derive_seed
-from pnp.engines.zombie_run import ZombieRun, fast_shuffle
+from pnp.engines.zombie_run import ZombieRun, fast_shuffle, zr_data
+from pnp.engines.zombie_run.deck import key_order
 from pnp.engines.zombie_run.rules import PH_LIVING
 
 
@@ -82,6 +85,111 @@ def test_random_playout_is_the_push_loop(variants):
         assert fast.legal_moves() == []
 
 
+class RecordingPick:
+    """``Rng.randbelow`` that also records each (list length, index picked)."""
+
+    def __init__(self, seed: int):
+        self.rng = Rng(seed)
+        self.picks: list[tuple[int, int]] = []
+
+    def __call__(self, n: int) -> int:
+        k = self.rng.randbelow(n)
+        self.picks.append((n, k))
+        return k
+
+
+def push_loop_picks(st: ZombieRun, seed: int) -> tuple[list[tuple[int, int]], list[int]]:
+    """The core's loop (``legal_moves()``, ``randbelow``, ``push``): its (length, index) per
+    ply and the moves it played."""
+    rng = Rng(seed)
+    picks, moves = [], []
+    while st.outcome() is None:
+        ms = st.legal_moves()
+        k = rng.randbelow(len(ms))
+        picks.append((len(ms), k))
+        moves.append(ms[k])
+        st.push(ms[k])
+    return picks, moves
+
+
+def kernel_agrees(make, seed: int, some_moves: int) -> ZombieRun:
+    """After ``some_moves`` random first moves from the position ``make()``, ``_random_plies``
+    (random_playout's loop) against the core's push loop from the same position: the same list
+    length and pick at every ply, the same number of plies and the same final state. Returns
+    the played state."""
+    fast, slow = make(), make()
+    r = Rng(seed ^ 0x5A5A)
+    for _ in range(some_moves):
+        if fast.outcome() is not None:
+            break
+        ms = fast.legal_moves()
+        m = ms[r.randbelow(len(ms))]
+        fast.push(m)
+        slow.push(m)
+    fast._undo.clear()
+    fast.move_stack.clear()
+    pick = RecordingPick(seed)
+    plies = fast._random_plies(pick)
+    fast.ply += plies
+    slow_picks, slow_moves = push_loop_picks(slow, seed)
+    for st in (fast, slow):                 # what only pop reads
+        st._undo.clear()
+        st.move_stack.clear()
+        st._fire_log, st._count_log = [], []
+    assert pick.picks == slow_picks, (seed, some_moves)
+    assert plies == len(slow_moves)
+    assert fast.to_dict() == slow.to_dict(), (seed, some_moves)
+    assert fast.check_invariants() == []
+    return fast
+
+
+@pytest.mark.parametrize("variants", [None, "roach-distinct", "even-seats",
+                                      "win_items=3 lose_zombies=3", "max_turns=9"])
+def test_playout_loop_picks_what_the_push_loop_picks(variants):
+    """``_random_plies`` (random_playout's loop, its moves applied in line) against the core's
+    push loop on 300 seeds a variant, 3-7 players, from the start and from positions up to 12
+    moves in: at every ply a list of the same length and the same pick (the same move, the
+    lists being the generator's, tests/test_movegen.py), and the same final state. The games
+    go through every branch of the loop (checked: the rules they fired)."""
+    fired: Counter = Counter()
+    plies = 0
+    for i in range(300):
+        seed = derive_seed(9001, i)
+        make = partial(ZombieRun.new, players=3 + i % 5, seed=seed, variants=variants)
+        st = kernel_agrees(make, seed, (i * 7) % 13)
+        fired.update(st.rules_fired)
+        plies += st.ply
+    assert plies > 2500
+    rules = ("cap",) if variants == "max_turns=9" else ("Z3", "Z4", "Z7", "Z8", "Z9", "Z10",
+                                                         "Z11", "Z13", "Z14")
+    for rule in rules:
+        assert fired[rule] > 0, (rule, fired)
+
+
+def test_playout_loop_with_few_cards_in_circulation():
+    """The same with most cards in the hands (dealt at random), so that turns start with at
+    most 6 cards in deck + discard: the repetition guard's records (``_begin_turn``), Z13 with
+    a short deck and nothing left to draw."""
+    d = zr_data()
+    everything = [d.names[t] for t in range(d.NT) for _ in range(d.copies[t])]
+    fired: Counter = Counter()
+    seen = 0
+    for i in range(150):
+        seed = derive_seed(31, i)
+        cards = everything[:]
+        Rng(seed).shuffle(cards)
+        cut = 16 + i % 4
+
+        def make(cards=cards, cut=cut, seed=seed):
+            return ZombieRun.from_position(
+                {"hands": [cards[:cut], cards[cut:2 * cut], cards[2 * cut:3 * cut]],
+                 "deck": cards[3 * cut:]}, players=3, seed=seed, options={"repetition": 2})
+        st = kernel_agrees(make, seed, i % 3)
+        fired.update(st.rules_fired)
+        seen += bool(st._seen)
+    assert seen > 100 and fired["Z13"] > 0 and fired["Z13-empty"] > 0, (seen, fired)
+
+
 def _first_fast_shuffle(rng: Rng, items: list) -> None:
     """fast_shuffle as first written (a comprehension applies the permutation)."""
     n = len(items)
@@ -105,3 +213,16 @@ def test_fast_shuffle_permutes_as_first_written():
             fast_shuffle(ra, a)
             _first_fast_shuffle(rb, b)
             assert a == b and ra.state == rb.state, (n, seed)
+
+
+def test_key_order_is_the_stable_sort_by_key():
+    """fast_shuffle's argsort through exact doubles (below 256 cards) and its plain sort above:
+    the stable order by 32-bit key, ties (forced here: they are rare in a real shuffle) by
+    index, extreme keys included."""
+    r = Rng(7)
+    for n in [*range(0, 70), 254, 255, 256, 300]:
+        for _ in range(8):
+            keys = [(r.next64() & 0xFFFFFFFF, r.randbelow(3), 0, 0xFFFFFFFF, 0x80000000)[r.randbelow(5)]
+                    for _ in range(n)]
+            buf = pack(f"<{n}I", *keys) + b"tail"
+            assert list(key_order(buf, n)) == sorted(range(n), key=keys.__getitem__), n

@@ -17,53 +17,50 @@ class Legality(Turns):
         """Every legal move once: a zombie player's placements (Z9) or its discard; a living
         player's normal plays (Z3) by card, then its specials (Z11) and the Z6 move.
 
-        ``_move_for`` for every seat at once: cards in the order of ``set(hand)``, per card the
-        seats ascending, read from the masks of :mod:`.rules` (``_acc``: Z5, ``_iok`` /
-        ``_zok``: Z12). The list is also left in ``_legal_memo`` (a copy the caller cannot
-        change), so ``push`` of one of its moves skips the one-move check."""
-        ph = self.phase
-        if ph:
-            if ph == PH_OVER:
-                return []
-            hand = self.hands[self.turn]                    # Z9: the drawn card, any type
-            if not hand:
-                ms = [PASS << 16]
-            else:
-                t = hand[0]
-                ms = (list(self.PLAYS[t][self._acc[t] & self._live]) or
-                      [DISCARD << 16 | t << 8])
-            self._legal_memo = ms[:]
-            return ms
+        ``_move_for`` for every seat at once (``_generate``). The list is also left in
+        ``_legal_memo`` (a copy the caller cannot change), so ``push`` of one of its moves
+        skips the one-move check."""
+        if self.phase == PH_OVER:
+            return []
+        ms = self._generate()
+        self._legal_memo = ms
+        return ms[:]
+
+    def _generate(self) -> list[int]:
+        """The legal moves (``legal_moves``), a new list, the game not over: cards in the order
+        of ``set(hand)``, per card the seats ascending, read from the masks of :mod:`.rules`
+        (``_acc``: Z5, ``_iok`` / ``_zok``: Z12) and its tables of ready-made moves."""
         p = self.turn
-        own = 1 << p
-        others = self._live & ~own
-        acc = self._acc
-        S = self.S
-        PLAYS = self.PLAYS
+        acc = self._acc                                     # living seats only
+        if self.phase:                                      # PH_ZOMBIE
+            hand = self.hands[p]                            # Z9: the drawn card, any type
+            if not hand:
+                return [PASS << 16]
+            t = hand[0]
+            return list(self.PLAYS[t][acc[t]]) or [DISCARD << 16 | t << 8]
+        mover = self.MOVER[p]                               # [t][seats] -> (plays, specials)
         plays: list[int] = []
         if self.special_used:                               # Z11: once a turn
             for t in set(self.hands[p]):                    # Z3: an item onto your own table,
-                plays += PLAYS[t][acc[t] & (own if t < S else others)]  # a zombie onto another's
-            if not plays:                                   # no normal play possible: Z6
-                plays.append(self._z6_move())
-            self._legal_memo = plays
-            return plays[:]
-        SPECIALS = self.SPECIALS
+                plays += mover[t][acc[t]][0]                # a zombie onto another's
+            return plays or [self._z6_move()]               # no normal play possible: Z6
         specials: list[int] = []
+        own = 1 << p
+        others = self._live & ~own
         iok = self._iok
         zok = self._zok & own
         if zok and not others & ~iok:
             # Z12 binds nobody (no other table at 4 items, yours below 4 zombies), the common
-            # case: the loop below with its Z12 terms left out, as they are all ones here
+            # case: Z3 and Z11 read together, without Z12
             for t in set(self.hands[p]):
-                if t < S:
-                    plays += PLAYS[t][acc[t] & own]
-                    specials += SPECIALS[t][acc[t] & others]
-                else:
-                    plays += PLAYS[t][acc[t] & others]
-                    specials += SPECIALS[t][acc[t] & own]
+                normal, special = mover[t][acc[t]]
+                plays += normal
+                specials += special
         else:
+            S = self.S
             R = self.ROACH
+            PLAYS = self.PLAYS
+            SPECIALS = self.SPECIALS
             for t in set(self.hands[p]):
                 seats = acc[t]                              # Z5
                 if t < S:
@@ -77,8 +74,7 @@ class Legality(Turns):
         if not plays:                                       # no normal play possible: Z6
             specials.append(self._z6_move())
         plays += specials
-        self._legal_memo = plays
-        return plays[:]
+        return plays
 
     def _legal_one(self, move: object) -> bool:
         """Is ``move`` legal here? O(hand) without building the move list."""

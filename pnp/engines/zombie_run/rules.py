@@ -16,8 +16,8 @@ zombies ``PC[tab >> S]`` (Z8, the symbol-less ones included). Two per-type table
 
 ``_move_for`` asks these per (card, seat). The move generator (``legal_moves``) asks the same
 rules for every seat at once: the position keeps, per card type t, the seat mask ``_acc[t]`` of
-the seats whose table can take t (Z5), and the seat masks ``_iok`` / ``_zok`` of the tables
-below their 5th item / 5th zombie (Z12); a card lands, a table changes, and ``_place`` sets the
+the living seats whose table can take t (Z5), and the seat masks ``_iok`` / ``_zok`` of the
+tables below their 5th item / 5th zombie (Z12); a card lands, a table changes, and ``_place`` sets the
 bits that change. tests/test_movegen.py checks the lists against ``_move_for`` seat by seat.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ import functools
 
 from pnp.engines.core import GameState, Outcome
 from pnp.engines.zombie_run.deck import ZRData
-from pnp.engines.zombie_run.moves import DISCARD_HAND, PASS, PLAY, SPECIAL
+from pnp.engines.zombie_run.moves import DISCARD, DISCARD_HAND, PASS, PLAY, SPECIAL
 
 PH_LIVING = 0   # a living player decides (special / play / discard-hand / pass)
 PH_ZOMBIE = 1   # a zombie player decides where its drawn card goes (Z9)
@@ -44,6 +44,30 @@ def seat_moves(kind: int, nt: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
                        for m in range(1 << SEATS)) for t in range(nt))
 
 
+@functools.cache
+def mover_moves(S: int, nt: int) -> tuple[tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...], ...]:
+    """``[p][t][seats]``: (normal plays, specials) of living mover p with card type t, where
+    ``seats`` are the living seats whose table can take t (Z5): an item (t < S) is played onto
+    p's own table (Z3) and given to another (Z11), a zombie the other way round; Z12 left out
+    (the generator's loop where it binds nobody). Seats ascending; built once, shared."""
+    plays, specials = seat_moves(PLAY, nt), seat_moves(SPECIAL, nt)
+    return tuple(tuple(tuple((plays[t][m & own], specials[t][m & ~own]) if t < S else
+                             (plays[t][m & ~own], specials[t][m & own])
+                             for m in range(1 << SEATS))
+                       for t in range(nt))
+                 for own in (1 << p for p in range(SEATS)))
+
+
+@functools.cache
+def move_fields(nt: int) -> dict[int, tuple[int, int, int]]:
+    """Every move of card types below ``nt`` -> (kind, card type, target seat): what
+    ``moves.decode`` gives, read from a table in the playout loop (three shifts and masks
+    cost more than a look-up)."""
+    return {kind << 16 | t << 8 | q: (kind, t, q) for kind in (PLAY, SPECIAL, DISCARD)
+            for t in range(nt) for q in range(SEATS)} | {
+        DISCARD_HAND << 16: (DISCARD_HAND, 0, 0), PASS << 16: (PASS, 0, 0)}
+
+
 @functools.lru_cache(maxsize=16)
 def _rule_tables(d: ZRData, roach_cap: int) -> tuple:
     """IM, FULL, TWIN (module docstring) and the generator's move tables of deck
@@ -51,7 +75,7 @@ def _rule_tables(d: ZRData, roach_cap: int) -> tuple:
     S, R = d.S, d.ROACH
     return ((1 << S) - 1, (*range(2 * S), R + roach_cap - 1),
             (*range(S, 2 * S), *range(S), R + d.copies[R]), seat_moves(PLAY, d.NT),
-            seat_moves(SPECIAL, d.NT))
+            seat_moves(SPECIAL, d.NT), mover_moves(S, d.NT))
 
 
 def put(tab: int, t: int) -> int:
@@ -70,7 +94,7 @@ class Rules(GameState):
                  "roach_cap", "deck", "discard", "hands", "tables", "alive", "living",
                  "special_used", "z6_used", "phase", "turns", "_outcome", "max_turns", "rep_limit",
                  "_seen", "turn", "players", "_acc", "_iok", "_zok", "_live",
-                 "PLAYS", "SPECIALS")
+                 "PLAYS", "SPECIALS", "MOVER")
 
     data: ZRData
     S: int                  # symbols; card types 0..S-1 items, S..2S-1 zombies
@@ -93,30 +117,33 @@ class Rules(GameState):
     phase: int
     turns: int
     _outcome: Outcome | None
-    _acc: list[int]         # per card type t, bit q: q's table can take t (Z5)
+    _acc: list[int]         # per card type t, bit q: q is living and its table can take t (Z5)
     _iok: int               # bit q: q's table holds fewer than win_items - 1 items (Z12)
     _zok: int               # bit q: fewer than lose_zombies - 1 zombies (Z12)
     _live: int              # bit q: q is a living player
     PLAYS: tuple            # seat_moves(PLAY): [t][seats] -> moves
     SPECIALS: tuple         # seat_moves(SPECIAL)
+    MOVER: tuple            # mover_moves: [p][t][seats] -> (plays, specials)
 
     def _init_rules(self, d: ZRData, roach_cap: int) -> None:
         self.S = d.S
         self.ROACH = d.ROACH
         self.PC = d.popcount
         self.roach_cap = roach_cap
-        self.IM, self.FULL, self.TWIN, self.PLAYS, self.SPECIALS = _rule_tables(d, roach_cap)
+        (self.IM, self.FULL, self.TWIN, self.PLAYS, self.SPECIALS,
+         self.MOVER) = _rule_tables(d, roach_cap)
 
     # ---------------------------------------------------------------- the generator's masks
     def _fresh_masks(self) -> tuple[list[int], int, int, int]:
         """``_acc``, ``_iok``, ``_zok`` and ``_live`` computed afresh from the tables (a zombie
-        player's table is empty: it takes everything)."""
+        player has no table: no bit in ``_acc``, so a card's mask is already one of living
+        seats; its empty table counts below every threshold)."""
         iok = zok = 0
         FULL, PC, IM, S = self.FULL, self.PC, self.IM, self.S
         acc = [0] * len(FULL)
         for q, tab in enumerate(self.tables):
             for t, bit in enumerate(FULL):
-                if not tab >> bit & 1:                                  # Z5
+                if self.alive[q] and not tab >> bit & 1:                # Z5
                     acc[t] |= 1 << q
             iok |= (PC[tab & IM] + 1 < self.win_items) << q           # Z12
             zok |= (PC[tab >> S] + 1 < self.lose_zombies) << q
@@ -218,7 +245,7 @@ class Rules(GameState):
     def _zombie_targets(self, t: int) -> list[int]:
         """Z9: the living seats, ascending, whose table can take a zombie player's card t (Z5;
         Z12 does not apply)."""
-        seats = self._acc[t] & self._live                                 # Z5
+        seats = self._acc[t]                                              # Z5
         return [q for q in range(self.players) if seats >> q & 1]
 
     # ---------------------------------------------------------------- a card lands
@@ -244,20 +271,26 @@ class Rules(GameState):
             if tab >> self.FULL[t] & 1:                                 # Z5: t no more
                 self._acc[t] &= ~(1 << q)
         if t < self.S:
-            items = self.PC[tab & self.IM]
-            if items + 1 >= self.win_items:                             # Z12 from now on
-                self._iok &= ~(1 << q)
-                if items >= self.win_items:                             # Z7: saved
-                    self.fire("Z7")
-                    self._finish((q,), "saved: five different items", "Z7")
+            if self.PC[tab & self.IM] + 1 >= self.win_items:
+                self._item_threshold(q, tab)
             return
         if t == self.ROACH:
             self.fire("Z14")                                            # Z14: never cancelled
-        zombies = self.PC[tab >> self.S]
-        if zombies + 1 >= self.lose_zombies:                            # Z12 from now on
-            self._zok &= ~(1 << q)
-            if zombies >= self.lose_zombies:                            # Z8: becomes a zombie
-                self._zombify(q)
+        if self.PC[tab >> self.S] + 1 >= self.lose_zombies:
+            self._zombie_threshold(q, tab)
+
+    # A card stays on q's table (now ``tab``), which reaches one below the items of Z7 / the
+    # zombies of Z8 or more (the callers ask the count; most landings stop there).
+    def _item_threshold(self, q: int, tab: int) -> None:
+        self._iok &= ~(1 << q)                                          # Z12 from now on
+        if self.PC[tab & self.IM] >= self.win_items:                    # Z7: saved
+            self.fire("Z7")
+            self._finish((q,), "saved: five different items", "Z7")
+
+    def _zombie_threshold(self, q: int, tab: int) -> None:
+        self._zok &= ~(1 << q)                                          # Z12 from now on
+        if self.PC[tab >> self.S] >= self.lose_zombies:                 # Z8: becomes a zombie
+            self._zombify(q)
 
     def _zombify(self, q: int) -> None:
         """Z8: q's hand and table go to the discard pile; q plays on as a zombie (Z9)."""
@@ -267,7 +300,7 @@ class Rules(GameState):
         self.discard += self._table_types(q)
         self.tables[q] = 0
         b = 1 << q
-        self._acc = list(map(b.__or__, self._acc))                      # an empty table
+        self._acc = list(map((~b).__and__, self._acc))                  # no table
         self._recount(q, 0)
         self.alive = [*self.alive]
         self.alive[q] = False
