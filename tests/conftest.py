@@ -90,6 +90,36 @@ def yaml_round_trip(st):
     return cp
 
 
+def advance_twins(twins, i: int) -> None:
+    """Play the same 1 + i % 7 random moves (picked by Rng(i)) on each of two twin games, or
+    fewer if the game ends: a position some moves in."""
+    from pnp.engines.core import Rng
+    r = Rng(i)
+    for _ in range(1 + i % 7):
+        if twins[0].outcome() is not None:
+            break
+        for st in twins:
+            ms = st.legal_moves()
+            st.push(ms[Rng(r.state).randbelow(len(ms))])
+        r.next64()
+
+
+def assert_playout_is_the_push_loop(fast, slow, seed: int) -> None:
+    """``fast.random_playout`` (an engine's loop without undo records) against the core's loop
+    (legal_moves() every ply, Rng.randbelow, push) on its twin ``slow``: as many moves, the very
+    same position, RNG, ply, fired rules, counters and outcome, and no undo history afterwards."""
+    from pnp.engines.core import GameState, Rng
+    n_fast = fast.random_playout(Rng(seed))
+    n_slow = GameState.random_playout(slow, Rng(seed))
+    assert n_fast == n_slow > 0
+    assert fast.to_dict() == slow.to_dict(), seed
+    assert fast.stats() == slow.stats()
+    assert fast.outcome() == slow.outcome() is not None
+    with pytest.raises(IndexError):
+        fast.pop()
+    assert fast.legal_moves() == []
+
+
 def zr_twins(seed: int):
     """Two Zombie Run games on ``seed``: the first played to the end by ``playout`` with
     ``random.Random(seed)``, the second fresh, with its own ``random.Random(seed)``."""

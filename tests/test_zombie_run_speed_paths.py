@@ -10,10 +10,11 @@ from hashlib import blake2b
 from struct import pack, unpack
 
 import pytest
+from conftest import advance_twins, assert_playout_is_the_push_loop
 from movegen_reference import REFERENCE
 from test_movegen import random_zombie_run_position
 
-from pnp.engines.core import GameState, Rng, derive_seed
+from pnp.engines.core import Rng, derive_seed
 from pnp.engines.zombie_run import ZombieRun, fast_shuffle, zr_data
 from pnp.engines.zombie_run.deck import key_order
 from pnp.engines.zombie_run.rules import PH_LIVING
@@ -66,23 +67,8 @@ def test_random_playout_is_the_push_loop(variants):
         fast = ZombieRun.new(players=players, seed=seed, variants=variants)
         slow = ZombieRun.new(players=players, seed=seed, variants=variants)
         if i % 3 == 0:                                  # from a position some moves in
-            r = Rng(i)
-            for _ in range(1 + i % 7):
-                if fast.outcome() is not None:
-                    break
-                for st in (fast, slow):
-                    ms = st.legal_moves()
-                    st.push(ms[Rng(r.state).randbelow(len(ms))])
-                r.next64()
-        n_fast = fast.random_playout(Rng(seed))
-        n_slow = GameState.random_playout(slow, Rng(seed))
-        assert n_fast == n_slow > 0
-        assert fast.to_dict() == slow.to_dict(), (variants, seed)
-        assert fast.stats() == slow.stats()
-        assert fast.outcome() == slow.outcome() is not None
-        with pytest.raises(IndexError):
-            fast.pop()
-        assert fast.legal_moves() == []
+            advance_twins((fast, slow), i)
+        assert_playout_is_the_push_loop(fast, slow, seed)
 
 
 class RecordingPick:

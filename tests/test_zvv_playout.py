@@ -5,6 +5,7 @@ variants, from the start and from positions some moves in."""
 from __future__ import annotations
 
 import pytest
+from conftest import advance_twins, assert_playout_is_the_push_loop
 
 from pnp.engines.core import GameState, Rng, derive_seed
 from pnp.engines.zombies_vs_vampires import ZombiesVsVampires
@@ -39,25 +40,10 @@ def test_random_playout_is_the_push_loop(variants):
         turns = 150 + 40 * (i % 4)
         fast, slow = pair(seed, 2 + i % 3, variants, turns // 6 if variants == "exact" else turns)
         if i % 3 == 0:                                  # from a position some moves in
-            r = Rng(i)
-            for _ in range(1 + i % 7):
-                if fast.outcome() is not None:
-                    break
-                for st in (fast, slow):
-                    ms = st.legal_moves()
-                    st.push(ms[Rng(r.state).randbelow(len(ms))])
-                r.next64()
-        n_fast = fast.random_playout(Rng(seed))
-        n_slow = GameState.random_playout(slow, Rng(seed))
-        assert n_fast == n_slow > 0
+            advance_twins((fast, slow), i)
+        assert_playout_is_the_push_loop(fast, slow, seed)
         assert fast.applied == slow.applied, (variants, seed)
-        assert fast.to_dict() == slow.to_dict(), (variants, seed)
-        assert fast.stats() == slow.stats()
-        assert fast.outcome() == slow.outcome() is not None
         assert fast.check_invariants() == []
-        with pytest.raises(IndexError):
-            fast.pop()
-        assert fast.legal_moves() == []
 
 
 @pytest.mark.parametrize("players", (2, 3, 4))
