@@ -55,7 +55,8 @@ def test_a_build_never_imports_the_engines_the_checker_or_the_report(tmp_path):
 
 def test_a_build_reads_only_the_fonts_and_plugins_it_uses(tmp_path):
     """A pack whose texts are regular and bold does not parse the condensed font, and a pack
-    without components does not look for component plugins (importlib.metadata): issue 13."""
+    without components does not look for component plugins (importlib.metadata) nor load the
+    drawers' machinery (its tuck boxes need only the drawing kit): issue 13."""
     import shutil
     pack = tmp_path / "tiny"
     shutil.copytree(TINY, pack)
@@ -64,9 +65,10 @@ def test_a_build_reads_only_the_fonts_and_plugins_it_uses(tmp_path):
     script = ("import json, sys\nfrom reportlab.pdfbase import pdfmetrics\nimport pnp.cli\n"
               f"pnp.cli.main(['build', {str(pack)!r}, '--lang', 'en', '--out', {str(tmp_path / 'out')!r}], "
               "standalone_mode=False)\n"
-              "print(json.dumps([sorted(pdfmetrics.getRegisteredFontNames()), 'importlib.metadata' in sys.modules]))")
+              "print(json.dumps([sorted(pdfmetrics.getRegisteredFontNames()), 'importlib.metadata' in sys.modules, "
+              "'pnp.components.core' in sys.modules]))")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    fonts, plugins_looked_up = json.loads(result.stdout.splitlines()[-1])
+    fonts, plugins_looked_up, drawers_loaded = json.loads(result.stdout.splitlines()[-1])
     assert [name for name in fonts if name.startswith("Pnp")] == ["PnpSans-Bold", "PnpSans-Regular"]
-    assert not plugins_looked_up
+    assert not plugins_looked_up and not drawers_loaded

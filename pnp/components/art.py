@@ -30,7 +30,7 @@ import jinja2
 from markupsafe import Markup
 
 from pnp.components import marks
-from pnp.components.core import COMPONENT_TEMPLATE, ComponentError
+from pnp.components.errors import COMPONENT_TEMPLATE, ComponentError
 from pnp.components.style import tint
 from pnp.components.svgkit import Sketch, text_markup
 from pnp.render.faces import pack_context

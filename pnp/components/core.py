@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.components import style as st
+from pnp.components.errors import COMPONENT_SIZE, ComponentError
 from pnp.components.svgkit import Sketch, readable_picture, sketch_face
 from pnp.components.tiling import MARK_R, covered_strips, tile_label, tile_marks
 from pnp.i18n.direction import is_rtl
@@ -25,21 +26,8 @@ from pnp.text.fitreport import MIN_PRINTED_PT, FitReport
 # come from the string pack every game shares, pnp/i18n/sheet/<lang>.yaml (`components.*` keys);
 # a pack overrides any of them with the same key in its text/<lang>.yaml.
 
-COMPONENT_DATA = "component.data"          # the data a component reads is missing or wrong
-COMPONENT_TEMPLATE = "component.template"  # an art or component template is missing or broken
-COMPONENT_SIZE = "component.size"          # a part does not fit the page
 TEXT_MISSING = "text.missing"              # a text key with no text in the build language
 TEXT_LOOKUP = "text.lookup"                # a plural text without its number, a placeholder without a value
-
-
-class ComponentError(Exception):
-    """Component data that cannot be drawn; `key` names the entry's setting it is about."""
-
-    def __init__(self, message: str, key: str | None = None, code: str = COMPONENT_DATA):
-        super().__init__(message)
-        self.message = message
-        self.key = key
-        self.code = code
 
 
 @dataclass

@@ -7,7 +7,8 @@ direction="ltr"); only words follow the language.
 """
 from __future__ import annotations
 
-from pnp.components.core import ComponentError, Context, Part, need, part
+from pnp.components.core import Context, Part, need, part
+from pnp.components.errors import ComponentError
 from pnp.components.svgkit import Sketch
 from pnp.text.fitreport import MIN_PRINTED_PT
 

@@ -22,7 +22,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pnp.components.core import ComponentError, Context, need, tiled_pages
+from pnp.components.core import Context, need, tiled_pages
+from pnp.components.errors import ComponentError
 from pnp.components.svgkit import Sketch, sketch_face
 from pnp.sheets.parts import PartsPage, Placement, content_area
 from pnp.text.fitreport import MIN_PRINTED_PT

@@ -14,16 +14,14 @@ from typing import Any
 
 from pnp.components import types
 from pnp.components.core import (
-    COMPONENT_DATA,
-    COMPONENT_SIZE,
     TEXT_LOOKUP,
     TEXT_MISSING,
-    ComponentError,
     Context,
     Part,
     pack_parts,
     part_room,
 )
+from pnp.components.errors import COMPONENT_DATA, COMPONENT_SIZE, ComponentError
 from pnp.errors import Problem, Problems
 from pnp.pack import Pack
 from pnp.render.svgcanvas import UnsupportedSvg

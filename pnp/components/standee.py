@@ -5,7 +5,8 @@ templates/_components/standee.svg.j2, an accent panel with the name).
 """
 from __future__ import annotations
 
-from pnp.components.core import ComponentError, Context, Part, part
+from pnp.components.core import Context, Part, part
+from pnp.components.errors import ComponentError
 from pnp.text.fitreport import MIN_PRINTED_PT
 
 BASE_MARGIN_MM = 2.0    # the base is this much wider than the figure on each side

@@ -31,6 +31,7 @@ from typing import Iterable
 import svgwrite
 
 from pnp.components import style as st
+from pnp.components.errors import COMPONENT_TEMPLATE, ComponentError
 from pnp.limits import MAX_MARKUP_DEPTH
 from pnp.render.textbox import TEXT_CONTROL, XML_ILLEGAL, control_characters, printable, text_elements
 from pnp.text import digits
@@ -55,8 +56,6 @@ class _Markup:
 
 def _parse(markup: str) -> ET.Element:
     """`markup` in a <g>, or a ComponentError saying why it cannot be drawn."""
-    from pnp.components.core import COMPONENT_TEMPLATE, ComponentError  # core imports this module
-
     bad = control_characters(markup)
     if bad:
         at = XML_ILLEGAL.search(markup)

@@ -8,7 +8,8 @@ is cut out along its edge unless `cut: false`, and packed on the parts pages wit
 """
 from __future__ import annotations
 
-from pnp.components.core import COMPONENT_DATA, COMPONENT_TEMPLATE, ComponentError, Context, Part, part
+from pnp.components.core import Context, Part, part
+from pnp.components.errors import COMPONENT_DATA, COMPONENT_TEMPLATE, ComponentError
 
 
 def draw(ctx: Context, spec: dict) -> list[list[Part]]:

@@ -8,7 +8,8 @@ leftwards from it; the discs' art never mirrors.
 from __future__ import annotations
 
 from pnp.components import marks
-from pnp.components.core import ComponentError, Context, Part, length, need, part
+from pnp.components.core import Context, Part, length, need, part
+from pnp.components.errors import ComponentError
 from pnp.text.fitreport import MIN_PRINTED_PT
 
 GAP_MM = 2.0        # between two discs of a row
