@@ -45,13 +45,6 @@ class Source:
 # libyaml's composer when PyYAML was built with it (6-13x faster, the same nodes and line marks)
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR = "tag:yaml.org,2002:str"
-
-
-def load_shipped(path: Path) -> Any:
-    """A file pnp ships (sheet layouts, sheet words, conventions), parsed by libyaml when PyYAML has
-    it: the pure-Python parser took a tenth of a small build's start. No line marks: pnp's own data
-    is checked by its tests, not reported to a designer."""
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)   # noqa: S506 - a safe loader
 _MERGE = "tag:yaml.org,2002:merge"
 # The safe loader's value makers by tag (int, float, bool, null, timestamp, binary...), called on
 # each scalar node directly: SafeConstructor.construct_object would also remember every node it
@@ -140,6 +133,13 @@ class _Builder:
             self.problems.add("yaml.unsupported", self.file, node.start_mark.line + 1, _dotted(path),
                               f"{reason} (write plain YAML values: text, numbers, true/false, lists, mappings)")
             return _UNREADABLE
+
+
+def load_shipped(path: Path) -> Any:
+    """A file pnp ships (sheet layouts, sheet words, conventions), parsed by libyaml when PyYAML has
+    it: the pure-Python parser took a tenth of a small build's start. No line marks: pnp's own data
+    is checked by its tests, not reported to a designer."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)   # noqa: S506 - a safe loader
 
 
 def _dotted(path: tuple) -> str:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -57,7 +58,6 @@ def test_a_build_reads_only_the_fonts_and_plugins_it_uses(tmp_path):
     """A pack whose texts are regular and bold does not parse the condensed font, and a pack
     without components does not look for component plugins (importlib.metadata) nor load the
     drawers' machinery (its tuck boxes need only the drawing kit): issue 13."""
-    import shutil
     pack = tmp_path / "tiny"
     shutil.copytree(TINY, pack)
     front = pack / "templates" / "tiny" / "front.svg.j2"

@@ -32,10 +32,10 @@ Stable API (other engines import it):
 
 Optional, for speed (an engine opts in, the protocol is unchanged): ``legal_moves()`` may leave
 the moves it just generated in ``self._legal_memo`` (a list, tuple or frozenset the caller cannot
-change, i.e. not the list it returns; only ``in`` is asked of it); ``push(move)`` then takes a move found there as legal without
-asking ``_illegal_reason`` (it was generated legal in this very position). ``push``,
-``push_unchecked`` and ``pop`` clear it; an engine path that changes the position without them
-(a playout kernel, a direct ``_apply``) must clear it too.
+change, i.e. not the list it returns; only ``in`` is asked of it); ``push(move)`` then takes a move
+found there as legal without asking ``_illegal_reason`` (it was generated legal in this very
+position). ``push``, ``push_unchecked`` and ``pop`` clear it; an engine path that changes the
+position without them (a playout kernel, a direct ``_apply``) must clear it too.
 """
 from __future__ import annotations
 

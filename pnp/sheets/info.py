@@ -185,8 +185,8 @@ def place_items(items: list[Item], boxes: tuple[InfoBox, ...], font: str,
             placed.append(best)
             used[best.box] = best.offset + best.length
         else:
-            rank = {id(box): i for i, box in enumerate(order)}
-            room, box_ = max(rooms, key=lambda r: (r[0] * r[1].depth, -rank[id(r[1])]), default=(0.0, None))
+            # the roomiest area; of equal ones the first tried (max keeps the first it meets)
+            room, box_ = max(rooms, key=lambda r: r[0] * r[1].depth, default=(0.0, None))
             missing.append(Missed(item, box_, max(room, 0.0)))
     # Centre each box's items as a group along the box.
     centred = []
