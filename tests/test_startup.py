@@ -16,9 +16,11 @@ HEAVY = ("pnp.engines", "pnp.serve", "pnp.check", "pnp.build", "pnp.components",
 
 # What `pnp build` never imports: the engines and the playtest report (matplotlib, numpy), the
 # checker (a build runs the composition rules, pnp.composition, not `pnp check`), the server, the
-# translators' and exporters' commands with their libraries, the cluster and agent extras.
+# translators' and exporters' commands with their libraries (Babel's PO catalogs too: a build
+# needs only its plural rules), the cluster and agent extras.
 BUILD_NEVER = ("pnp.engines", "pnp.check", "pnp.serve", "pnp.i18n.cli", "pnp.i18n.po", "pnp.export",
-               "pnp.scaffold", "matplotlib", "numpy", "pikepdf", "ruamel", "dask", "pettingzoo", "gymnasium")
+               "pnp.scaffold", "babel.messages", "matplotlib", "numpy", "pikepdf", "ruamel", "dask", "pettingzoo",
+               "gymnasium")
 
 
 def modules_after(code: str) -> list[str]:

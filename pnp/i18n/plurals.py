@@ -8,12 +8,10 @@ every form; `t(key, n=...)` picks the form with `category(lang, n)`.
 """
 from __future__ import annotations
 
-import gettext
 from decimal import Decimal
 from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
-from babel.messages.plurals import get_plural
 
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")   # CLDR order, also the YAML order
 
@@ -125,6 +123,11 @@ def gettext_plurals(lang: str) -> tuple[int, str, tuple[str, ...]]:
     header: Babel's, or the gettext tools' own where they differ (GETTEXT_PLURAL_FORMS). The index
     -> category mapping is measured: each index's numbers are run through the CLDR rule (so `uk`,
     whose gettext rule has 3 forms, maps to one/few/many and its fraction-only `other` has no msgstr)."""
+    # for PO files only: a build does not load Babel's catalog machinery (~20 ms)
+    import gettext
+
+    from babel.messages.plurals import get_plural
+
     tup = get_plural(locale(lang))
     num_plurals, plural_expr = GETTEXT_PLURAL_FORMS.get(_base(lang), (tup.num_plurals, tup.plural_expr))
     rule = gettext.c2py(plural_expr)

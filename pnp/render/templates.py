@@ -553,7 +553,10 @@ def _argument_mistake(function: Any, args: tuple, kwargs: dict[str, Any]) -> str
         return _macro_argument_mistake(function, args, kwargs)
     if not (inspect.isfunction(function) or inspect.ismethod(function)) or getattr(function, "jinja_pass_arg", None):
         return ""
-    signature = _signature(function)
+    accepted = _signature(function)
+    if accepted.takes(args, kwargs):
+        return ""
+    signature = accepted.signature
     try:
         signature.bind(*args, **kwargs)
         return ""
@@ -578,12 +581,37 @@ def _argument_mistake(function: Any, args: tuple, kwargs: dict[str, Any]) -> str
     return f"{called} needs {', '.join(map(repr, needed)) or 'other arguments'} (its arguments: {', '.join(names)})"
 
 
-_SIGNATURES: dict[tuple, inspect.Signature] = {}
+class Accepted:
+    """What a function accepts, read from its signature once: `takes` answers the common call (a
+    few values in order, the rest by name) without inspect's bind, which costs more than a
+    textbox() call's own checks; a call it does not vouch for goes to bind and its messages."""
+
+    __slots__ = ("signature", "in_order", "by_name", "needed")
+
+    def __init__(self, signature: inspect.Signature):
+        params = signature.parameters.values()
+        self.signature = signature
+        self.in_order = tuple(p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+        self.by_name = frozenset(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+        self.needed = frozenset(p.name for p in params if p.default is p.empty and p.kind not in
+                                (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+
+    def takes(self, args: tuple, kwargs: dict[str, Any]) -> bool:
+        """True when bind() would take these arguments; False when it might not (then ask it)."""
+        if len(args) > len(self.in_order):
+            return False
+        given = self.in_order[:len(args)]
+        if any(key not in self.by_name or key in given for key in kwargs):
+            return False
+        return self.needed <= {*given, *kwargs}
 
 
-def _signature(function: Any) -> inspect.Signature:
-    """inspect.signature, worked out once per function body: the helpers (textbox(), t()) are
-    closures made afresh for every face, and reading a signature costs more than the call it
+_SIGNATURES: dict[tuple, Accepted] = {}
+
+
+def _signature(function: Any) -> Accepted:
+    """The function's signature, worked out once per function body: the helpers (textbox(), t())
+    are closures made afresh for every face, and reading a signature costs more than the call it
     checks (a sixth of a 95-card build's drawing time)."""
     plain = getattr(function, "__func__", function)
     key = (inspect.ismethod(function), plain.__code__, plain.__defaults__, plain.__kwdefaults__ and
@@ -591,9 +619,9 @@ def _signature(function: Any) -> inspect.Signature:
     try:
         found = _SIGNATURES.get(key)
     except TypeError:                        # a default that cannot be a key (a list): not kept
-        return inspect.signature(function)
+        return Accepted(inspect.signature(function))
     if found is None:
-        found = _SIGNATURES[key] = inspect.signature(function)
+        found = _SIGNATURES[key] = Accepted(inspect.signature(function))
     return found
 
 

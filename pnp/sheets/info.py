@@ -17,6 +17,7 @@ along y (printers scale the two axes differently); an Item's `axis` says which o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -137,8 +138,10 @@ def _depth_needed(size: float, font: str, text: str = "", direction: str = "auto
     return sum(text_metrics(text, font, size, direction))
 
 
+@lru_cache(maxsize=4096)
 def _fit(item: Item, length: float, depth: float, font: str, direction: str = "auto") -> tuple[float, float] | None:
-    """(font size, length used) for the item in a free length x depth area, or None."""
+    """(font size, length used) for the item in a free length x depth area, or None. Kept: every
+    page of a sheet tries the same items in the same margins (only its label differs)."""
     size = pc.SHEET_TEXT_PT
     extra = _bar_room(item)
     for _ in range(2):  # shrink for length, then re-check depth

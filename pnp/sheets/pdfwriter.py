@@ -321,7 +321,9 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
         canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang,
                             duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip], font=font)
         forms = _Forms(canvas, parts)
-        geo_texts = {id(geo): repr(geo) for _, geo, _ in plan} if parts is not None else {}   # page keys
+        # page keys, each geometry written out once (full sheets share one, and its repr is long)
+        geometries = {id(geo): geo for _, geo, _ in plan} if parts is not None else {}
+        geo_texts = {key: repr(geo) for key, geo in geometries.items()}
         for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
             for side in sides(layout):
                 shift = back_shift if side == "back" else (0.0, 0.0)
