@@ -138,3 +138,24 @@ def test_a_font_registered_under_two_names_is_recorded_once(tiny_pack, tmp_path,
     assert again.reused == 7
     assert "splitString" not in vars(regular)                       # the class's method again
     assert cards_pdf(tmp_path / "again") == cards_pdf(tmp_path / "first")
+
+
+def test_a_stream_keeps_each_character_and_subset_name_once(tiny_pack, tmp_path, cache_dir):
+    """What a reused stream replays is condensed (pdfparts._condensed): a font's characters get
+    their codes in order of first use, so splitting each character once, in that order, leaves
+    the subsets as drawing did, and asking each subset's name once names it as drawing did. The
+    tiny sheets print their words many times over; the entries must hold none twice."""
+    build(tiny_pack, tmp_path / "first")
+    entries = json.loads(next(cache_dir.rglob(f"*{pdfparts.SUFFIX}")).read_bytes())["entries"].values()
+    split = 0
+    for entry in entries:
+        calls = json.loads(entry["calls"])
+        for font in {font for kind, font, _ in calls if kind == "s"}:
+            texts = [text for kind, f, text in calls if kind == "s" and f == font]
+            assert len("".join(texts)) == len(set("".join(texts))), texts
+            split += len(texts)
+        names = [(font, subset) for kind, font, subset in calls if kind == "n"]
+        assert len(names) == len(set(names)), names
+    assert split >= 7                                    # every stream of the tiny PDF prints text
+    again = build(tiny_pack, tmp_path / "again")
+    assert again.reused == 7 and cards_pdf(tmp_path / "again") == cards_pdf(tmp_path / "first")
