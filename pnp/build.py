@@ -136,7 +136,7 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
             plans.append(plan)
             problems.extend(found)
             box = plan_tuckboxes(pack, lang, options.paper, card_thickness_mm=HOME_CARD_THICKNESS_MM,
-                                 margin_mm=options.printer_margin_mm, faces=faces)   # a tuck box per deck
+                                 margin_mm=options.printer_margin_mm, faces=faces, cache=cache)   # a tuck box per deck
             boxes.append(box)
             problems.extend(box.problems)
     if cache is not None:

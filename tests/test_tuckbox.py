@@ -8,6 +8,7 @@ import math
 
 import pypdfium2 as pdfium
 import pytest
+import test_facecache as shared
 from pdftext import pdf_pages
 
 from pnp import print_constants as pc
@@ -27,6 +28,8 @@ from pnp.tuckbox.pages import PRINTER_MARGIN_MM
 from pnp.units import mm
 
 POKER = (63.0, 88.0)
+cache_dir = shared.cache_dir          # the fixture: an empty face cache for the test
+build, edit = shared.build, shared.edit
 TAROT = (70.0, 120.0)
 
 
@@ -275,3 +278,29 @@ def test_a_name_that_cannot_fit_is_a_problem_at_its_text(zombie_run, tmp_path):
 def test_a_thickness_that_is_no_card_is_refused(zombie_run, thickness):
     with pytest.raises(ValueError, match="card_thickness_mm"):
         plan_tuckboxes(zombie_run, "en", card_thickness_mm=thickness)
+
+
+def test_a_rebuild_reads_unchanged_tuck_box_pages_back_and_writes_the_same_bytes(tiny_pack, tmp_path, monkeypatch,
+                                                                                 cache_dir):
+    """With the face cache a page of tuck boxes whose inputs are the same is read back, not
+    sketched again (pnp.tuckbox.pagecache); a renamed deck draws its page again; every build's
+    tuck-box PDF is byte for byte the one a build without the cache writes."""
+    import pnp.tuckbox
+
+    drawn: list[int] = []
+    page_face = pnp.tuckbox.page_face
+    monkeypatch.setattr(pnp.tuckbox, "page_face", lambda page, *rest: drawn.append(page.number) or page_face(page, *rest))
+    boxes = "tiny/tiny-tuckboxes-en-a4.pdf"
+    build(tiny_pack, tmp_path / "first")
+    assert drawn == [0]
+    build(tiny_pack, tmp_path / "again")
+    assert drawn == [0]                                                # read back
+    assert (tmp_path / "again" / boxes).read_bytes() == (tmp_path / "first" / boxes).read_bytes()
+    edit(tiny_pack / "text" / "en.yaml", "deck: {main: Main deck}", "deck: {main: Main cards}")
+    build(tiny_pack, tmp_path / "renamed")
+    assert drawn == [0, 0]                                             # the name is on it: drawn
+    build(tiny_pack, tmp_path / "fresh", cache=False)
+    assert (tmp_path / "renamed" / boxes).read_bytes() == (tmp_path / "fresh" / boxes).read_bytes()
+    assert (tmp_path / "renamed" / boxes).read_bytes() != (tmp_path / "first" / boxes).read_bytes()
+    assert pdf_pages(tmp_path / "renamed" / boxes)[0].count("Main cards") >= 1
+

@@ -43,11 +43,13 @@ from pnp.tuckbox.geometry import (  # noqa: F401  (re-exported: the sizes caller
     MmRect,
     Piece,
 )
+from pnp.tuckbox.pagecache import PageCache
 from pnp.tuckbox.pages import PRINTER_MARGIN_MM, PageSpec, Placed, fits, pack_pieces
 from pnp.units import pt_to_mm
 
 if TYPE_CHECKING:                       # pnp.build imports this module
     from pnp.build import PreparedFaces
+    from pnp.facecache import FaceCache
 
 TUCKBOX_TOO_LARGE = "tuckbox.too-large"     # a deck's box does not fit the paper even in two pieces
 MAX_CARD_THICKNESS_MM = 3.0                 # thicker than any card stock: a preset's typo, not paper
@@ -239,9 +241,11 @@ def _boxes(pack: Pack, thickness: float, game_box: bool, words: _Words) -> list[
 
 def plan_tuckboxes(pack: Pack, lang: str, paper: str = "a4", *, card_thickness_mm: float = HOME_CARD_THICKNESS_MM,
                    margin_mm: float = PRINTER_MARGIN_MM, game_box: bool = True,
-                   faces: PreparedFaces | None = None) -> TuckBoxPlan:
+                   faces: PreparedFaces | None = None, cache: FaceCache | None = None) -> TuckBoxPlan:
     """Lay out and draw every box of `pack` in `lang` (see the module's docstring); writes nothing.
-    `faces`: the cards the build rendered in `lang`, whose backs the boxes show (else rendered here)."""
+    `faces`: the cards the build rendered in `lang`, whose backs the boxes show (else rendered here).
+    `cache`: the build's face cache, which keeps the pages drawn (pnp.tuckbox.pagecache); a plan
+    made with it holds no measured text boxes (`plan.boxes`, for `pnp i18n fit`)."""
     _check_arguments(paper, card_thickness_mm, margin_mm)
     plan = TuckBoxPlan(pack, lang, paper, margin_mm)
     problems = Problems()
@@ -269,13 +273,13 @@ def plan_tuckboxes(pack: Pack, lang: str, paper: str = "a4", *, card_thickness_m
     plan.nets = [TuckBoxNet(n.deck, n.name, n.size, n.pieces, tuple(p for p in placed if p.net == i))
                  for i, n in enumerate(nets)]
     plan._arts = arts
-    _draw_pages(plan, placed, texts, words, problems)
+    _draw_pages(plan, placed, texts, words, problems, PageCache(cache, pack, lang) if cache is not None else None)
     plan.problems.extend(problems.items)
     return plan
 
 
 def _draw_pages(plan: TuckBoxPlan, placed: list[Placed], texts: list[PanelText], words: _Words,
-                problems: Problems) -> None:
+                problems: Problems, kept: PageCache | None = None) -> None:
     direction = "rtl" if is_rtl(plan.lang) else "ltr"
     game = words.own(plan.pack.name, plan.pack.id)
     legend = {kind: words.sheet(f"components.legend.{kind}") for kind in ("cut", "fold", "glue")}
@@ -286,9 +290,19 @@ def _draw_pages(plan: TuckBoxPlan, placed: list[Placed], texts: list[PanelText],
         strip = StripText(words.sheet("components.print"), legend, words.sheet("components.test_bar"),
                           *(words.sheet("components.page_label", title=game, page=page.number + 1,
                                         pages=len(plan.pages), label=label) for label in (names, "")))
-        first = len(report.boxes)
+        first, found = len(report.boxes), None
+        if kept is not None:
+            key = kept.key(page, on_page, [texts[p.net] for p in on_page], strip, plan.margin, direction)
+            found = kept.read(key)
+        if found is not None:
+            plan._faces.append(found)
+            continue
+        issues = len(report.issues)
         plan._faces.append(page_face(page, on_page, texts, strip, plan.margin, direction, report))
-        plan.boxes.extend((page.number, box, words.where(box.text)[2]) for box in report.boxes[first:])
+        if kept is not None:
+            kept.keep(key, plan._faces[-1], report.issues[issues:])
+        else:
+            plan.boxes.extend((page.number, box, words.where(box.text)[2]) for box in report.boxes[first:])
     for issue in dict.fromkeys(report.issues):          # one problem per text, not per page
         file, line, key = words.where(issue.text)
         problems.add(issue.code, file, line, key, issue.message, lang=plan.lang, text_key=key, **issue.facts())
