@@ -224,6 +224,36 @@ class _FormResources(pdfdoc.PDFResourceDictionary):
         return self._formatted
 
 
+class _KeptFormStream(pdfdoc.PDFStream):
+    """A reused face form's stream, formatted as PDFStream.format formats it, but with the
+    dictionary text shared by every form of the same box and filters (the dictionary is the same
+    but for its /Length: formatted once, with a stand-in length, and the length put in). The
+    forms' dictionaries were a tenth of a one-card rebuild."""
+
+    _LENGTH = 987654321              # a stand-in no dictionary text holds otherwise (exact as a float:
+                                     # ReportLab writes numbers through one)
+
+    def __init__(self, content: str | bytes, filters: list[str], shape: tuple, shared: dict[tuple, list[bytes]]):
+        super().__init__(content=content, filters=[_applied(name) for name in filters])
+        self.shape, self.shared = shape, shared
+
+    def format(self, document: Any) -> bytes:
+        if self.filters is None or "Filter" in self.dictionary.dict:
+            return super().format(document)
+        halves = self.shared.get(self.shape)
+        if halves is None:
+            dictionary = pdfdoc.PDFDictionary(self.dictionary.dict.copy())
+            dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f.pdfname) for f in self.filters])
+            dictionary["Length"] = self._LENGTH
+            halves = pdfdoc.format(dictionary, document).split(b"/Length " + pdfdoc.format(self._LENGTH, document))
+            if len(halves) != 2:
+                return super().format(document)
+            self.shared[self.shape] = halves
+        content = document.encrypt.encode(self.content)
+        return (halves[0] + b"/Length " + pdfdoc.format(len(content), document) + halves[1] + b"\nstream\n"
+                + pdfdoc.format(content, document) + b"endstream\n")
+
+
 class PdfParts:
     """The reusable streams of one document (see the module doc)."""
 
@@ -236,6 +266,7 @@ class PdfParts:
         self._context = ""
         self.reused = 0                       # streams written from the cache
         self._form_resources = _FormResources()   # what every reused form's dictionary names
+        self._form_dictionaries: dict[tuple, list[bytes]] = {}   # _KeptFormStream's, by box and filters
         self.drawn = 0                        # streams drawn (and kept when they may be)
 
     @classmethod
@@ -303,7 +334,10 @@ class PdfParts:
             canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
             canvas.endForm()
             form = doc.idToObject[doc.getXObjectName(name)]
-            set_encoded_stream(form, self._content(entry), entry["filters"], "xobject form stream")
+            shape = (form.lowerx, form.lowery, form.upperx, form.uppery, tuple(entry["filters"]))
+            form.Contents = _KeptFormStream(self._content(entry), entry["filters"], shape, self._form_dictionaries)
+            form.Contents.__Comment__ = "xobject form stream"
+            form.stream, form.compression = None, 0
             form.Resources = self._form_resources      # a kept form names none (see _keep's caller)
             self._use(key, entry)
             self.reused += 1
