@@ -162,6 +162,7 @@ class FaceMaker:
             self._art = _RecordingArt(self.art)
             self._sources = TemplateSources(self.renderer.env, {})
             self._last_card: tuple[Card | None, str] = (None, "")
+            self._deck_parts: dict[str, str] = {}            # deck id -> its part of its faces' keys
             self._art_of: dict[str, dict[str, str]] = {}   # SVG key -> art files it draws (href -> sha256)
             self._sha_of: dict[str, str] = {}              # SVG key -> text_sha of its drawing's text
             self._static = facecache.digest(facecache.code_digest(), facecache.fonts_digest(),
@@ -233,9 +234,12 @@ class FaceMaker:
         the card's fields as written with the text of each value that is a text key (a `ref:`
         field's collection is in the pack's shared context, part of `_static`), the deck's id,
         name and size, the side, and the template's sources."""
-        deck_name = facecache.text_value(self.texts, deck.name) if deck.name in self.texts else deck.name
-        parts = (self._static, template, self._sources.digest(template), face, deck.id, deck_name,
-                 repr(deck.size_pt), self._card_data(card))       # strings: hashed as they are (speed)
+        deck_part = self._deck_parts.get(deck.id)
+        if deck_part is None:                                    # the same for every card of the deck
+            name = facecache.text_value(self.texts, deck.name) if deck.name in self.texts else deck.name
+            deck_part = self._deck_parts[deck.id] = f"{deck.id}\0{name}\0{deck.size_pt!r}"
+        parts = (self._static, template, self._sources.digest(template), face, deck_part,
+                 self._card_data(card))                          # strings: hashed as they are (speed)
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     def _card_data(self, card: Card | None) -> str:
