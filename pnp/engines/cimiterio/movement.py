@@ -83,23 +83,30 @@ class Movement(Scoring):
                 self.wave = None
                 return True
             e = entries[0]
-            if e[1] < 0:
+            c, g, part = e
+            if g < 0:
                 if len(entries) > 1:
-                    d0 = gd[e[0]]
+                    d0 = gd[c]
                     if gd[entries[1][0]] == d0 and self._order_choice:
-                        # C19: equal distance from the gate, the current player chooses who
-                        # goes first (the entries are sorted by distance: the tie is a prefix)
-                        k = 2
-                        while k < len(entries) and gd[entries[k][0]] == d0:
-                            k += 1
-                        self.pending = ("order", tuple([x[0] for x in entries[:k]]))
+                        # C19: equal distance from the gate, the current player chooses who goes first
+                        tied = tuple([x[0] for x in entries if gd[x[0]] == d0])
+                        self.pending = ("order", tied)
                         return False
-            elif (self._personal >= 0 and e[2] == 0 and self.turn == self._personal_owner
-                  and self._personal in self.stacks.get(e[0], ())):
+            elif (self._personal >= 0 and part == 0 and self.turn == self._personal_owner
+                  and self._personal in self.stacks.get(c, ())):
                 self.pending = ("personal", e)
                 return False
             self.wave = (rule, entries[1:])
-            self._move_entry(e)
+            if part:
+                self._move_entry(e)
+                continue
+            # a whole group: _move_entry's commonest case, without its call
+            st = self.stacks.pop(c, None)
+            if st is not None:          # (none left there: taken or moved since the wave began)
+                if g < 0:
+                    self._walk(st, c, -1, self.movement)
+                else:
+                    self._walk(st, c, self.guards[g], self.pull)
         return True
 
     def _move_entry(self, e: Entry) -> None:
