@@ -33,7 +33,7 @@ def action_table(B: Board, guards: tuple) -> tuple[tuple, frozenset]:
         if not B.move_cache:
             _fill_action_tables(B)
             got = B.move_cache.get(guards)
-        if got is None:             # not a pair of stops (a broken record): made as asked
+        if got is None:             # a pair the fill did not make (not two stops): made as asked
             g1, g2 = guards
             got = _pair_table(B, g1, g2, _alone(B, g1, True), _alone(B, g2, False))
             B.move_cache[guards] = got
