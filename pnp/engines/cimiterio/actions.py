@@ -25,24 +25,51 @@ PERSONAL_MOVES = tuple(("personal", n) for n in PERSONAL_CHOICES)
 
 def action_table(B: Board, guards: tuple) -> tuple[tuple, frozenset]:
     """Every action-card move for guardians on ``guards`` (C5, C6, C7), as a tuple (the order
-    ``legal_moves`` lists them in) and as a set (the legality check), made once per guardian
-    pair and board."""
+    ``legal_moves`` lists them in) and as a set (the legality check). The first call on a
+    board makes them for every pair of stops at once (``_fill_action_tables``): a game's
+    guardians wander over most pairs, and a table made mid-game costs that game's time."""
     got = B.move_cache.get(guards)
-    if got is not None:
-        return got
-    g1, g2 = guards
-    out: list[tuple] = []
-    for t in B.reach[g1]:
-        out.append(("move", g1, t, -1, -1))
-    for t in B.reach[g2]:
-        out.append(("move", -1, -1, g2, t))
-    for t1 in B.reach[g1]:
-        for t2 in B.reach[g2]:
-            out.append(("move", g1, t1, g2, t2))
-    out.extend(("noise", m) for m in NOISE_MODES)
-    out.append(("pass",))
-    B.move_cache[guards] = got = (tuple(out), frozenset(out))
+    if got is None:
+        if not B.move_cache:
+            _fill_action_tables(B)
+            got = B.move_cache.get(guards)
+        if got is None:             # a pair the fill did not make (not two stops): made as asked
+            g1, g2 = guards
+            got = _pair_table(B, g1, g2, _alone(B, g1, True), _alone(B, g2, False))
+            B.move_cache[guards] = got
     return got
+
+
+# C7: the noise modes, then C5's pass: the end of every action list
+ACTION_TAIL = tuple(("noise", m) for m in NOISE_MODES) + (("pass",),)
+
+
+def _alone(B: Board, g: int, first: bool) -> tuple:
+    """C6: the Move actions of G1 (``first``) or G2 alone, from stop ``g``."""
+    if first:
+        return tuple([("move", g, t, -1, -1) for t in B.reach[g]])
+    return tuple([("move", -1, -1, g, t) for t in B.reach[g]])
+
+
+def _pair_table(B: Board, g1: int, g2: int, one: tuple, two: tuple) -> tuple[tuple, frozenset]:
+    """The action moves for G1 on ``g1`` and G2 on ``g2``: G1 alone (``one``), G2 alone
+    (``two``), both, the noises, the pass."""
+    r2 = B.reach[g2]
+    both = tuple([("move", g1, t1, g2, t2) for t1 in B.reach[g1] for t2 in r2])
+    moves = one + two + both + ACTION_TAIL
+    return moves, frozenset(moves)
+
+
+def _fill_action_tables(B: Board) -> None:
+    """``action_table`` for every pair of stops of ``B``; the one-guardian moves and the tail
+    are tuples shared by the tables, which add one tuple per two-guardian move only."""
+    stops = range(len(B.ring))
+    ones = [_alone(B, g, True) for g in stops]
+    twos = [_alone(B, g, False) for g in stops]
+    cache = B.move_cache
+    for g1 in stops:
+        for g2 in stops:
+            cache[(g1, g2)] = _pair_table(B, g1, g2, ones[g1], twos[g2])
 
 
 def action_set(B: Board, guards: tuple) -> frozenset:
@@ -127,10 +154,15 @@ class Actions(Turns):
     def _apply(self, move) -> None:
         kind = move[0]
         if kind == "move":          # C6 (the commonest move first: most of the list)
-            self.si += 1
+            self.si = si = self.si + 1
             self.fire("C6")
-            t1, t2 = move[2], move[4]
-            self.guards = (t1 if t1 != -1 else self.guards[0], t2 if t2 != -1 else self.guards[1])
+            t1 = move[2]
+            t2 = move[4]
+            g = self.guards
+            self.guards = (g[0] if t1 < 0 else t1, g[1] if t2 < 0 else t2)
+            slots = self.slots
+            if si < len(slots) and slots[si] == "A" and self.wave is None and not self.queue:
+                return              # the next action card: nothing for _run to play in between
         elif kind == "first":
             assert self.wave is not None
             self.pending = None

@@ -53,6 +53,11 @@ class Board:
         # walk's inner loop (an index instead of a dict.get call per step)
         self.line_step = [[nxt.get(c) for c in range(n)] for nxt in self.line_next]
         self.gate_step = [self.gate_next.get(c) for c in range(n)]
+        # the wave entries (cell, guardian, 0) of a whole group, one shared tuple per cell and
+        # mover (-1: toward the gate, 0/1: toward a guardian), so a wave's list is made by C-level
+        # indexing instead of a new tuple per group (pnp.engines.cimiterio.movement)
+        self.gate_entry = [(c, -1, 0) for c in range(n)]
+        self.guard_entry = ([(c, 0, 0) for c in range(n)], [(c, 1, 0) for c in range(n)])
         self.avenues = {a["id"]: self._avenue(a["axis"], a["index"]) for a in mp["avenues"]}
         self.avenue_sets = {k: frozenset(v) for k, v in self.avenues.items()}
         self.guardian_start = tuple(self.ring_index[r * W + c] for r, c in mp["guardian_start"])

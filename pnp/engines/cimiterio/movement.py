@@ -7,8 +7,12 @@ or toward the gate (events).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pnp.engines.cimiterio.scoring import Scoring
 from pnp.engines.cimiterio.state import Entry
+
+NO_CELLS: frozenset[int] = frozenset()
 
 
 class Movement(Scoring):
@@ -24,15 +28,16 @@ class Movement(Scoring):
             if kind == "avenue":
                 # C16: zombies in the named avenue move toward the gate, nearest to it first (the
                 # groups are fewer than the avenue's cells; the sort below fixes the order)
-                avenue = B.avenue_sets[item[1]]
-                cells = [c for c in stacks if c in avenue]
+                cells: Iterable[int] = B.avenue_sets[item[1]].intersection(stacks)
                 rule = "C16"
             else:
                 # C19: every zombie moves toward the gate (this is one of the two passes)
-                cells = list(stacks)
+                cells = stacks
                 rule = "C19"
-            cells.sort(key=B.gate_rank.__getitem__)       # nearest to the gate, then reading order
-            self.wave = (rule, tuple([(c, -1, 0) for c in cells]))
+            # nearest to the gate, then reading order (one int key per cell); the entries are the
+            # board's shared (cell, -1, 0) tuples
+            self.wave = (rule, tuple(map(B.gate_entry.__getitem__,
+                                         sorted(cells, key=B.gate_rank.__getitem__))))
             return
         g = item[1]
         s1, s2 = self.guards
@@ -41,7 +46,8 @@ class Movement(Scoring):
             # nearest first: the stop's line lists its cells by distance, one cell per distance
             if g == 2:
                 g = 0
-            self.wave = ("C8", tuple([(c, g, 0) for c in B.line[self.guards[g]] if c in stacks]))
+            self.wave = ("C8", tuple(map(B.guard_entry[g].__getitem__,
+                                         filter(stacks.__contains__, B.line[self.guards[g]]))))
             return
         # C12: both guardians at once
         d1, d2 = B.line_dist[s1], B.line_dist[s2]
@@ -67,6 +73,7 @@ class Movement(Scoring):
     def _play_wave(self) -> bool:
         """Move the groups of the current wave one by one, until it is done (True) or a player
         choice is pending (False); it stops too when the game ends or C23 restarts the turn."""
+        gd = self.B.gate_dist_at
         while self.result is None:
             wave = self.wave
             if wave is None:                # done, or cleared by C23's tie-break restart
@@ -76,21 +83,30 @@ class Movement(Scoring):
                 self.wave = None
                 return True
             e = entries[0]
-            if e[1] < 0:
+            c, g, part = e
+            if g < 0:
                 if len(entries) > 1:
-                    gd = self.B.gate_dist_at
-                    d0 = gd[e[0]]
+                    d0 = gd[c]
                     if gd[entries[1][0]] == d0 and self._order_choice:
                         # C19: equal distance from the gate, the current player chooses who goes first
                         tied = tuple([x[0] for x in entries if gd[x[0]] == d0])
                         self.pending = ("order", tied)
                         return False
-            elif (self._personal >= 0 and e[2] == 0 and self.turn == self._personal_owner
-                  and self._personal in self.stacks.get(e[0], ())):
+            elif (self._personal >= 0 and part == 0 and self.turn == self._personal_owner
+                  and self._personal in self.stacks.get(c, ())):
                 self.pending = ("personal", e)
                 return False
             self.wave = (rule, entries[1:])
-            self._move_entry(e)
+            if part:
+                self._move_entry(e)
+                continue
+            # a whole group: _move_entry's commonest case, without its call
+            st = self.stacks.pop(c, None)
+            if st is not None:          # (none left there: taken or moved since the wave began)
+                if g < 0:
+                    self._walk(st, c, -1, self.movement)
+                else:
+                    self._walk(st, c, self.guards[g], self.pull)
         return True
 
     def _move_entry(self, e: Entry) -> None:
@@ -102,18 +118,17 @@ class Movement(Scoring):
                 return
             k = (len(st) + 1) // 2            # C12: the upper half (with the leader) goes to G1
             stacks[c] = st[:len(st) - k]
-            walker = st[len(st) - k:]
+            st = st[len(st) - k:]
         else:
             st = stacks.pop(c, None)
             if st is None:                    # no group left there (taken or moved since the wave began)
                 return
             if part == 2:
                 self.fire("C12")
-            walker = st
         if g < 0:
-            self._walk(walker, c, -1, self.movement)
+            self._walk(st, c, -1, self.movement)
         else:
-            self._walk(walker, c, self.guards[g], self.pull)
+            self._walk(st, c, self.guards[g], self.pull)
 
     def _move_personal(self, e: Entry, n: int) -> None:
         """C24: the owner's choice ``n`` for the personalised zombie (0 = keep it in its group;
@@ -156,20 +171,22 @@ class Movement(Scoring):
         tomb_adj = B.tomb_adj
         tomb_of = self.tomb_of
         if stop >= 0:
-            noise = capture = True                # C9: guardian noise captures
+            capture = True                        # C9: guardian noise captures
             nexts = B.line_step[stop]
+            gate_adj = NO_CELLS                   # a noise's group never attacks the gate
             fresh = self.pull
         else:
-            noise = False
             # C9: the bell tower captures too in the `bell-captures` reading (the seed states
             # capture generally and exempts only the noise event, C16 "la ignoreranno")
-            capture = self._bell_captures and self.wave is not None and self.wave[0] == "C19"
+            w = self.wave
+            capture = self._bell_captures and w is not None and w[0] == "C19"
             nexts = B.gate_step
             gate_adj = B.gate_adj
             moved = self._attack_any
             fresh = self.movement
         while True:
-            if capture:
+            # (the leader's test first: a capture is rare, its loop runs only then)
+            if capture and tomb_of[stack[-1]] in tomb_adj[cell]:
                 adj = tomb_adj[cell]
                 while stack and tomb_of[stack[-1]] in adj:
                     # C9: orthogonally next to its own tomb at the start, during or at the end
@@ -187,7 +204,7 @@ class Movement(Scoring):
                     if not stacks:
                         self._cemetery_empty()
                     return
-            if not noise and cell in gate_adj:
+            if cell in gate_adj:
                 if steps > 0 and moved:
                     self._attack(len(stack))   # C13: next to the gate with a move left
                 break
@@ -195,17 +212,18 @@ class Movement(Scoring):
                 break
             nxt = nexts[cell]
             if nxt is None:
-                if noise:
+                if stop >= 0:
                     self.fire("C8")            # C8: nothing between it and the noise any more
                 break
             cell = nxt
             steps -= 1
             moved = True                       # (C13 "arrive": it moved during this walk)
-            other = stacks.pop(cell, None)
-            if other:
+            if cell in stacks:
                 # C10: the covered leader turns face down, the mover stacks on top and goes on
                 self.fire("C10")
-                stack = other + stack
+                stack = stacks.pop(cell) + stack
                 self._absorbed(cell)
-        old = stacks.get(cell)
-        stacks[cell] = old + stack if old else stack
+        if cell in stacks:
+            stacks[cell] += stack
+        else:
+            stacks[cell] = stack

@@ -9,7 +9,9 @@ state the core's ``legal_moves()`` + ``push`` loop reaches: same moves, same RNG
 """
 from __future__ import annotations
 
-from pnp.engines.cimiterio.actions import Actions
+from collections.abc import Sequence
+
+from pnp.engines.cimiterio.actions import Actions, action_table
 from pnp.engines.core import Rng
 
 
@@ -30,10 +32,19 @@ class Playout(Actions):
         legal = self.legal_moves
         apply = self._apply
         pick = rng.randbelow
+        B = self.B
+        tables = B.move_cache
         n = 0
+        moves: Sequence
         try:
             while self.result is None:
-                moves = legal()
+                if self.pending is None:
+                    # legal_moves() at an action card, without its call and its copy: the
+                    # guardians' table itself (the same moves in the same order; nothing here
+                    # keeps or changes the list)
+                    moves = (tables.get(self.guards) or action_table(B, self.guards))[0]
+                else:
+                    moves = legal()
                 apply(moves[pick(len(moves))])
                 n += 1
         finally:

@@ -95,8 +95,15 @@ class CimiterioState(GameState):
 
     def _deal_tombs(self, order) -> None:
         """C1: the tomb cards of the zombies in ``order`` dealt onto the slots in reading order."""
-        tomb_of = [0] * self.nz
-        for slot, z in zip(self.B.slots, order):
+        order = tuple(order)
+        slots = self.B.slots
+        if len(order) <= len(slots):
+            # zombie z's tomb is the slot at z's place in ``order`` (the inverse permutation, by
+            # a C-level sort: set-up is part of every simulated game)
+            self.tomb_of = tuple(map(slots.__getitem__, sorted(range(len(order)), key=order.__getitem__)))
+            return
+        tomb_of = [0] * self.nz           # a map with fewer slots than zombies: the rest get 0
+        for slot, z in zip(slots, order):
             tomb_of[z] = slot
         self.tomb_of = tuple(tomb_of)
 

@@ -23,16 +23,19 @@ class Turns(Movement):
                 if not self._play_wave():
                     return
                 continue
-            if self.queue:
-                item, self.queue = self.queue[0], self.queue[1:]
-                self._start_wave(item)
+            queue = self.queue
+            if queue:
+                self.queue = queue[1:]
+                self._start_wave(queue[0])
                 continue
-            if self.si >= len(self.slots):
+            si = self.si
+            slots = self.slots
+            if si >= len(slots):
                 self._next_turn()
                 continue
-            if self.slots[self.si] == "A":
+            if slots[si] == "A":
                 return
-            self.si += 1
+            self.si = si + 1
             self._draw_event()
 
     def _next_turn(self) -> None:
@@ -50,8 +53,9 @@ class Turns(Movement):
             # interpretation: an empty event deck is rebuilt from the discard pile (C20 style)
             self.edeck = self.rng.shuffled(self.ediscard)
             self.ediscard = ()
-        e = self.edeck[-1]
-        self.edeck = self.edeck[:-1]
+        edeck = self.edeck
+        e = edeck[-1]
+        self.edeck = edeck[:-1]
         self.last_event = e
         ev = self.ev[e]
         k = ev[0]
