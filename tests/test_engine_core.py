@@ -126,6 +126,15 @@ def _lemire_below(r: Rng, n: int) -> int:
     return m >> 64
 
 
+def _fisher_yates(r: Rng, length: int) -> list[int]:
+    """shuffle as specified: randbelow(i + 1) (by Lemire's rule) for i from the end."""
+    items = list(range(length))
+    for i in range(length - 1, 0, -1):
+        j = _lemire_below(r, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
 def test_rng_written_out_draws_equal_the_specification():
     """randbelow and shuffle inline next64 for speed: they must draw exactly what next64 and
     Lemire's rule give (recorded games, perft files and seeded figures depend on every bit),
@@ -134,13 +143,36 @@ def test_rng_written_out_draws_equal_the_specification():
         a, b = Rng(seed), Rng(seed)
         for n in (2, 3, 6, 10, 63, 2**63 + 5, 2**64 - 1, 3 * 2**62):
             assert a.randbelow(n) == _lemire_below(b, n)
-        for length in (0, 1, 2, 5, 63, 200):
-            items, ref = list(range(length)), list(range(length))
+        for length in (0, 1, 2, 5, 7, 8, 9, 63, 200, 1024, 1025):
+            items = list(range(length))
             a.shuffle(items)
-            for i in range(length - 1, 0, -1):
-                j = _lemire_below(b, i + 1)
-                ref[i], ref[j] = ref[j], ref[i]
-            assert items == ref and a.state == b.state
+            assert items == _fisher_yates(b, length) and a.state == b.state
+
+
+def _unmix(z: int) -> int:
+    """The state whose next64() is `z` (splitmix64's finaliser undone, step by step)."""
+    z ^= z >> 31 ^ z >> 62
+    z = z * pow(0x94D049BB133111EB, -1, 1 << 64) & core.MASK64
+    z ^= z >> 27 ^ z >> 54
+    z = z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & core.MASK64
+    z ^= z >> 30 ^ z >> 60
+    return (z - 0x9E3779B97F4A7C15) & core.MASK64
+
+
+@pytest.mark.parametrize("length, draw", [(9, 0), (35, 3), (35, 33), (89, 40)])
+def test_a_shuffle_that_must_reject_a_draw_gives_lemires_answer(length, draw):
+    """A draw of 0 must be rejected for any n that is not a power of two (0 < 2**64 % n): the
+    block shuffle's rare fallback. The state is set so that the `draw`-th draw of the shuffle
+    (randbelow(length - draw)) gets it."""
+    start = (_unmix(0) - draw * 0x9E3779B97F4A7C15) & core.MASK64
+    check = Rng(0)
+    check.state = (start + draw * 0x9E3779B97F4A7C15) & core.MASK64
+    assert check.next64() == 0
+    a, b = Rng(0), Rng(0)
+    a.state = b.state = start
+    items = list(range(length))
+    a.shuffle(items)
+    assert items == _fisher_yates(b, length) and a.state == b.state
 
 
 def test_derive_seed_independent_of_order():

@@ -39,6 +39,7 @@ position without them (a playout kernel, a direct ``_apply``) must clear it too.
 """
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Collection, Hashable, Iterable, Sequence
@@ -142,7 +143,11 @@ class Rng:
 
     def shuffle(self, items: list) -> None:
         """Fisher-Yates in place (``randbelow(i + 1)`` for each i, written out: set-ups shuffle
-        every deck of a game)."""
+        every deck of a game). For a deck of BLOCK_SHUFFLE's size the draws are made all at once
+        (`_draws`): the same numbers, about 1.5x faster for 20 to 90 cards."""
+        if BLOCK_SHUFFLE[0] <= len(items) <= BLOCK_SHUFFLE[1]:
+            self._block_shuffle(items)
+            return
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
@@ -160,6 +165,30 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         self.state = state
 
+    def _block_shuffle(self, items: list) -> None:
+        """shuffle() with its n-1 next64() outputs computed together; a draw that may need
+        Lemire's rejection (about n in 2**64) hands the rest to the one-by-one loop, from the
+        state that draw was made in."""
+        start, n = self.state, len(items)
+        for d, z in enumerate(_draws(start, n - 1)):
+            i = n - 1 - d
+            m = z * (i + 1)
+            if m & MASK64 <= i:
+                self.state = (start + d * 0x9E3779B97F4A7C15) & MASK64
+                rest = items[:i + 1]
+                self._loop_shuffle(rest)
+                items[:i + 1] = rest
+                return
+            j = m >> 64
+            items[i], items[j] = items[j], items[i]
+        self.state = (start + (n - 1) * 0x9E3779B97F4A7C15) & MASK64
+
+    def _loop_shuffle(self, items: list) -> None:
+        """shuffle() one draw at a time, whatever the length (the block path's fallback)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
     def shuffled(self, items: Iterable) -> tuple:
         out = list(items)
         self.shuffle(out)
@@ -171,6 +200,30 @@ class Rng:
         r = Rng(self.state ^ k)
         r.next64()
         return r
+
+
+# shuffle() draws in one block for this many items (fewer: the loop is faster; more: the block's
+# number would be large), on a little-endian machine (_draws reads the lanes' bytes as such)
+BLOCK_SHUFFLE = (8, 1024) if sys.byteorder == "little" else (1, 0)
+_LANES: dict[int, tuple[int, int, int]] = {}
+
+
+def _draws(state: int, count: int) -> list[int]:
+    """The next `count` next64() outputs after `state`, computed together: each is a 128-bit lane
+    of one Python int (the low 64 bits its value; products of two 64-bit numbers stay inside
+    their lane and the shifts' spill from the lane above is masked off), so the mixing runs as
+    a few big-number operations in C instead of a Python loop per draw."""
+    lanes = _LANES.get(count)
+    if lanes is None:
+        ones = sum(1 << (128 * i) for i in range(count))
+        lanes = _LANES[count] = (ones, 0x9E3779B97F4A7C15 * sum((i + 1) << (128 * i) for i in range(count)),
+                                 MASK64 * ones)
+    ones, steps, mask = lanes
+    z = (state * ones + steps) & mask
+    z = ((z ^ (z >> 30)) & mask) * 0xBF58476D1CE4E5B9 & mask
+    z = ((z ^ (z >> 27)) & mask) * 0x94D049BB133111EB & mask
+    z = (z ^ (z >> 31)) & mask
+    return memoryview(z.to_bytes(16 * count, "little")).cast("Q")[::2].tolist()
 
 
 def derive_seed(master: int | str, index: int) -> int:
