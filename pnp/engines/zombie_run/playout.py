@@ -106,6 +106,8 @@ class Playout(Legality):
 
         p, phase, used, turns, acc, iok, zok, live = reload()
         state = rng.state
+        step: Callable[..., None]                           # a rarer step: a method that may
+        arg: object                                         # draw and change any field
         try:
             while True:
                 hand = hands[p]
