@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from pnp.engines.core import Outcome, Rng
 from pnp.engines.zombie_run.legality import Legality
@@ -107,7 +108,7 @@ class Playout(Legality):
         p, phase, used, turns, acc, iok, zok, live = reload()
         state = rng.state
         step: Callable[..., None]                           # a rarer step: a method that may
-        arg: object                                         # draw and change any field
+        arg: Any                                            # draw and change any field
         try:
             while True:
                 hand = hands[p]
