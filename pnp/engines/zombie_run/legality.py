@@ -38,12 +38,13 @@ class Legality(Turns):
                 return [PASS << 16]
             t = hand[0]
             return list(self.PLAYS[t][acc[t]]) or [DISCARD << 16 | t << 8]
-        mover = self.MOVER[p]                               # [t][seats] -> (plays, specials)
         plays: list[int] = []
         if self.special_used:                               # Z11: once a turn
+            normals = self.NORMALS[p]                       # [t][seats] -> plays
             for t in set(self.hands[p]):                    # Z3: an item onto your own table,
-                plays += mover[t][acc[t]][0]                # a zombie onto another's
+                plays += normals[t][acc[t]]                 # a zombie onto another's
             return plays or [self._z6_move()]               # no normal play possible: Z6
+        mover = self.MOVER[p]                               # [t][seats] -> (plays, specials)
         specials: list[int] = []
         own = 1 << p
         others = self._live & ~own

@@ -88,18 +88,16 @@ class Playout(Legality):
         if self._outcome is not None:
             return 0
         S, R, TWIN, PC, IM = self.S, self.ROACH, self.TWIN, self.PC, self.IM
-        MOVER, PLAYS = self.MOVER, self.PLAYS
+        MOVER, NORMALS, PLAYS, bit = self.MOVER, self.NORMALS, self.PLAYS, self.BIT
         win_items, lose_zombies, max_turns = self.win_items, self.lose_zombies, self.max_turns
         hands = self.hands = [*map(list.copy, self.hands)]  # its own lists, changed in place
         tables = self.tables
         deck = self.deck                                    # Z13 refills this very list
         place = self._place
         following = (*range(1, self.players), 0)            # Z2: clockwise
-        fields = move_fields(self.data.NT)                  # move -> (kind, type, seat)
-        # bit i (a table's card type t or a twin, a seat q): a look-up costs less than 1 << i
-        bit = tuple(1 << i for i in range(max(SEATS, max(TWIN) + 1)))
+        fields = move_fields(S, self.data.NT)               # move -> (kind, type, seat, slot)
         z3 = z4 = z9 = z11 = plies = 0
-        onto = [0] * self.players                           # stats: zombies played onto q
+        onto = [0] * (SEATS + 1)                            # stats: zombies played onto q
 
         def reload() -> tuple:
             return (self.turn, self.phase, self.special_used, self.turns, self._acc,
@@ -119,10 +117,10 @@ class Playout(Legality):
                     else:
                         moves = (PASS << 16,)
                 elif used:                                  # _generate's loop, Z11 used
-                    mover = MOVER[p]
+                    normals = NORMALS[p]
                     moves = []
                     for t in set(hand):
-                        moves += mover[t][acc[t]][0]
+                        moves += normals[t][acc[t]]
                     if not moves:                           # Z6
                         moves.append(self._z6_move())
                 elif zok & bit[p] and not live & ~(iok | bit[p]):
@@ -175,7 +173,7 @@ class Playout(Legality):
                 else:                                       # randbelow(1) draws nothing
                     m = moves[0]
                 plies += 1
-                kind, t, q = fields[m]
+                kind, t, q, slot = fields[m]
                 if kind > SPECIAL:                          # Z6, Z9 discard, pass: _apply
                     step, arg = self._apply, m
                 else:
@@ -185,8 +183,7 @@ class Playout(Legality):
                             z9 += 1
                         else:
                             z3 += 1
-                        if t >= S and q != p:
-                            onto[q] += 1
+                        onto[slot] += 1                     # a zombie onto q, or SEATS
                     else:                                   # Z11: used up for the turn
                         self.special_used = used = True
                         z11 += 1
@@ -252,7 +249,7 @@ class Playout(Legality):
                 if k:
                     fired[rule] += k
             counters = self.counters
-            for q, k in enumerate(onto):
+            for q, k in enumerate(onto[:self.players]):
                 if k:
                     counters[ZT[q]] += k
         return plies
