@@ -95,7 +95,7 @@ class Playout(Legality):
         deck = self.deck                                    # Z13 refills this very list
         place = self._place
         following = (*range(1, self.players), 0)            # Z2: clockwise
-        fields = move_fields(S, self.data.NT)               # move -> (kind, type, seat, slot)
+        fields = move_fields(S, TWIN)                       # move -> (kind, t, q, slot, bits)
         z3 = z4 = z9 = z11 = plies = 0
         onto = [0] * (SEATS + 1)                            # stats: zombies played onto q
 
@@ -173,7 +173,7 @@ class Playout(Legality):
                 else:                                       # randbelow(1) draws nothing
                     m = moves[0]
                 plies += 1
-                kind, t, q, slot = fields[m]
+                kind, t, q, slot, tbit, qbit, twinbit = fields[m]
                 if kind > SPECIAL:                          # Z6, Z9 discard, pass: _apply
                     step, arg = self._apply, m
                 else:
@@ -188,20 +188,20 @@ class Playout(Legality):
                         self.special_used = used = True
                         z11 += 1
                     tab = tables[q]
-                    twin = TWIN[t]
-                    if tab & bit[twin]:                     # Z4: the pair cancels
-                        tab = tables[q] = tab ^ bit[twin]
-                        acc[twin] |= bit[q]                 # room for the twin (Z5)
+                    if tab & twinbit:                       # Z4: the pair cancels
+                        tab = tables[q] = tab ^ twinbit
+                        twin = TWIN[t]
+                        acc[twin] |= qbit                   # room for the twin (Z5)
                         if twin < S:                        # Z12: one item fewer on q's table
                             if PC[tab & IM] + 1 < win_items:
-                                self._iok = iok = iok | bit[q]
+                                self._iok = iok = iok | qbit
                         elif PC[tab >> S] + 1 < lose_zombies:   # one zombie fewer
-                            self._zok = zok = zok | bit[q]
+                            self._zok = zok = zok | qbit
                         self.discard += (t, twin)
                         z4 += 1
                     elif t < R:                             # the card stays: Z5, counts
-                        tab = tables[q] = tab | bit[t]
-                        acc[t] ^= bit[q]                    # Z5: q took t, so the bit was set
+                        tab = tables[q] = tab | tbit
+                        acc[t] ^= qbit                      # Z5: q took t, so the bit was set
                         if t < S:
                             if PC[tab & IM] + 1 >= win_items:
                                 self._item_threshold(q, tab)    # Z12, Z7

@@ -66,14 +66,18 @@ def normal_moves(S: int, nt: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ..
 
 
 @functools.cache
-def move_fields(S: int, nt: int) -> dict[int, tuple[int, int, int, int]]:
-    """Every move of card types below ``nt`` -> (kind, card type, target seat, stats slot):
-    what ``moves.decode`` gives, read from a table in the playout loop (three shifts and masks
-    cost more than a look-up), and the seat a zombie card is played onto by a normal play
-    (Z3, Z9: always another's table), else ``SEATS`` (no seat: the loop counts it there)."""
-    return {kind << 16 | t << 8 | q: (kind, t, q, q if kind == PLAY and t >= S else SEATS)
-            for kind in (PLAY, SPECIAL, DISCARD) for t in range(nt) for q in range(SEATS)} | {
-        DISCARD_HAND << 16: (DISCARD_HAND, 0, 0, SEATS), PASS << 16: (PASS, 0, 0, SEATS)}
+def move_fields(S: int, twin: tuple[int, ...]) -> dict[int, tuple[int, int, int, int, int, int,
+                                                                    int]]:
+    """Every move of the card types of ``twin`` (``TWIN``) -> (kind, card type t, target seat
+    q, stats slot, 1 << t, 1 << q, 1 << TWIN[t]): what ``moves.decode`` gives and the bits the
+    playout loop asks, read from a table (shifts and masks cost more than a look-up); the slot
+    is the seat a zombie card is played onto by a normal play (Z3, Z9: always another's
+    table), else ``SEATS`` (no seat: the loop counts it there)."""
+    none = (0, 0, 0, SEATS, 1, 1, 1)
+    return {kind << 16 | t << 8 | q: (kind, t, q, q if kind == PLAY and t >= S else SEATS,
+                                      1 << t, 1 << q, 1 << twin[t])
+            for kind in (PLAY, SPECIAL, DISCARD) for t in range(len(twin)) for q in range(SEATS)} | {
+        DISCARD_HAND << 16: (DISCARD_HAND, *none[1:]), PASS << 16: (PASS, *none[1:])}
 
 
 @functools.lru_cache(maxsize=16)
