@@ -66,6 +66,14 @@ def normal_moves(S: int, nt: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ..
 
 
 @functools.cache
+def byte_bits(width: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``[k][b]``: the positions ``8k + i`` of the bits set in byte ``b``, for the bytes of a
+    ``width``-bit mask."""
+    return tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+                 for k in range((width + 7) // 8))
+
+
+@functools.cache
 def move_fields(S: int, twin: tuple[int, ...]) -> dict[int, tuple[int, int, int, int, int, int,
                                                                     int]]:
     """Every move of the card types of ``twin`` (``TWIN``) -> (kind, card type t, target seat
@@ -198,12 +206,11 @@ class Rules(GameState):
         """The card types on q's table: items, zombies, symbol-less zombies."""
         tab = self.tables[q]
         R = self.ROACH
-        types = []
+        types: list[int] = []
         bits = tab & (1 << R) - 1
-        while bits:                                 # the set bits below R, ascending
-            low = bits & -bits
-            types.append(low.bit_length() - 1)
-            bits ^= low
+        for row in byte_bits(R):                    # the set bits below R, ascending, a byte
+            types += row[bits & 255]                # at a time (Z8 empties a whole table)
+            bits >>= 8
         return types + [R] * self.PC[tab >> R]
 
     def _table_names(self, q: int) -> list[str]:
