@@ -145,7 +145,7 @@ def kernel_agrees(make, seed: int, some_moves: int) -> ZombieRun:
     fast._undo.clear()
     fast.move_stack.clear()
     pick = RecordingPick(seed)
-    plies = fast._random_plies(Rng(0), pick)
+    plies = fast._random_plies(Rng(0), pick)     # pick instead of the written-out randbelow
     fast.ply += plies
     slow_picks, slow_moves = push_loop_picks(slow, seed)
     for st in (fast, slow):                 # what only pop reads
