@@ -14,7 +14,7 @@ from conftest import advance_twins, assert_playout_is_the_push_loop
 from movegen_reference import REFERENCE
 from test_movegen import random_zombie_run_position
 
-from pnp.engines.core import Rng, derive_seed
+from pnp.engines.core import MASK64, GameState, Rng, derive_seed
 from pnp.engines.zombie_run import ZombieRun, fast_shuffle, zr_data
 from pnp.engines.zombie_run.deck import key_order
 from pnp.engines.zombie_run.rules import PH_LIVING
@@ -71,6 +71,36 @@ def test_random_playout_is_the_push_loop(variants):
         assert_playout_is_the_push_loop(fast, slow, seed)
 
 
+GAMMA = 0x9E3779B97F4A7C15          # splitmix64's step
+
+
+def test_random_playout_takes_randbelows_rare_rejection():
+    """random_playout's loop writes ``Rng.randbelow`` out, its rare rejection included: a pick
+    generator whose next output is 0 (splitmix64 maps 0 to 0) at a first list of n moves, n not
+    a power of two, is rejected by Lemire's method and draws again; the loop still plays the
+    core's moves to the same state and leaves the pick generator where the core's loop does."""
+    zero = -GAMMA & MASK64              # the state before the output 0
+    seen = 0
+    for i in range(40):
+        seed = derive_seed(55, i)
+        fast = ZombieRun.new(players=3 + i % 5, seed=seed)
+        slow = ZombieRun.new(players=3 + i % 5, seed=seed)
+        n = len(fast.legal_moves())
+        if n & (n - 1) == 0:            # a power of two (or 1) rejects nothing
+            continue
+        check = Rng(0)
+        check.state = zero
+        check.randbelow(n)
+        assert check.state != (zero + GAMMA) & MASK64, n       # more than one draw
+        ra, rb = Rng(0), Rng(0)
+        ra.state = rb.state = zero
+        assert fast.random_playout(ra) == GameState.random_playout(slow, rb)
+        assert fast.to_dict() == slow.to_dict(), seed
+        assert ra.state == rb.state
+        seen += 1
+    assert seen > 20, seen
+
+
 class RecordingPick:
     """``Rng.randbelow`` that also records each (list length, index picked)."""
 
@@ -115,7 +145,7 @@ def kernel_agrees(make, seed: int, some_moves: int) -> ZombieRun:
     fast._undo.clear()
     fast.move_stack.clear()
     pick = RecordingPick(seed)
-    plies = fast._random_plies(pick)
+    plies = fast._random_plies(Rng(0), pick)     # pick instead of the written-out randbelow
     fast.ply += plies
     slow_picks, slow_moves = push_loop_picks(slow, seed)
     for st in (fast, slow):                 # what only pop reads

@@ -361,6 +361,19 @@ def resolve_options(cls: type["GameState"], variants: Iterable[str] | dict | str
     return opts
 
 
+_DEFAULTS: dict[type, tuple[dict, dict]] = {}   # class -> (its default_options, resolved)
+
+
+def _default_options(cls: type["GameState"]) -> dict:
+    """``resolve_options(cls)``, the options of a game made without variants or options (every
+    game of a simulation or benchmark), resolved once per class (again if the class's
+    ``default_options`` is replaced) and copied for each game, which may change its own."""
+    hit = _DEFAULTS.get(cls)
+    if hit is None or hit[0] is not cls.default_options:
+        hit = _DEFAULTS[cls] = (cls.default_options, resolve_options(cls))
+    return dict(hit[1])
+
+
 def _fits_default(value: Any, default: Any) -> bool:
     """An explicit option value has its default's type (an option whose default is None takes
     a number or a text), so a mistyped record is refused here, not deep in a rule."""
@@ -421,7 +434,8 @@ class GameState:
                               f"{self.min_players}..{self.max_players}")
         self.players = players
         self.seed = seed
-        self.options = resolve_options(type(self), variants, options)
+        self.options = (_default_options(type(self)) if variants is None and options is None
+                        else resolve_options(type(self), variants, options))
         self.rng = Rng(seed)
         self.turn = 0
         self.ply = 0

@@ -38,12 +38,13 @@ class Legality(Turns):
                 return [PASS << 16]
             t = hand[0]
             return list(self.PLAYS[t][acc[t]]) or [DISCARD << 16 | t << 8]
-        mover = self.MOVER[p]                               # [t][seats] -> (plays, specials)
         plays: list[int] = []
         if self.special_used:                               # Z11: once a turn
+            normals = self.NORMALS[p]                       # [t][seats] -> plays
             for t in set(self.hands[p]):                    # Z3: an item onto your own table,
-                plays += mover[t][acc[t]][0]                # a zombie onto another's
+                plays += normals[t][acc[t]]                 # a zombie onto another's
             return plays or [self._z6_move()]               # no normal play possible: Z6
+        mover = self.MOVER[p]                               # [t][seats] -> (plays, specials)
         specials: list[int] = []
         own = 1 << p
         others = self._live & ~own
@@ -57,20 +58,25 @@ class Legality(Turns):
                 plays += normal
                 specials += special
         else:
+            # Z12 leaves out of a card's mask the seats its special may not reach, so the same
+            # table gives the moves (a normal play keeps its seats: own for an item, the others
+            # for a zombie): Z11 an item onto another's table, not its 5th item unless that
+            # table holds the item's zombie (Z4 cancels them); a zombie onto your own, not your
+            # 5th zombie unless it cancels an item (the symbol-less one cancels none, Z14)
             S = self.S
             R = self.ROACH
-            PLAYS = self.PLAYS
-            SPECIALS = self.SPECIALS
+            iok |= own
+            zok = self._zok | ~own
             for t in set(self.hands[p]):
-                seats = acc[t]                              # Z5
                 if t < S:
-                    plays += PLAYS[t][seats & own]          # Z3: an item onto your own table
-                    # Z11: onto another's, Z12: not its 5th item unless its zombie is there (Z4)
-                    specials += SPECIALS[t][seats & others & (iok | ~acc[t + S])]
+                    seats = acc[t] & (iok | ~acc[t + S])
+                elif t < R:
+                    seats = acc[t] & (zok | ~acc[t - S])
                 else:
-                    plays += PLAYS[t][seats & others]       # Z3: a zombie onto another's
-                    # Z11: onto your own, Z12: not your 5th zombie unless it cancels an item (Z4)
-                    specials += SPECIALS[t][seats & own & (zok if t == R else zok | ~acc[t - S])]
+                    seats = acc[t] & zok
+                normal, special = mover[t][seats]
+                plays += normal
+                specials += special
         if not plays:                                       # no normal play possible: Z6
             specials.append(self._z6_move())
         plays += specials

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from pnp.engines.core import Outcome, Rng
 from pnp.engines.zombie_run.legality import Legality
-from pnp.engines.zombie_run.moves import PLAY, SPECIAL
+from pnp.engines.zombie_run.moves import DISCARD, PASS, PLAY, SPECIAL
 from pnp.engines.zombie_run.rules import PH_LIVING, PH_ZOMBIE, SEATS, move_fields
 from pnp.engines.zombie_run.turns import CIRCULATION, ZT
 
@@ -40,7 +41,7 @@ class Playout(Legality):
             while self._outcome is None:
                 apply(pick(rnd))
                 self.ply += 1
-        self._legal_memo = None             # random_move may list moves on the way
+        self._legal_memo = None                             # random_move may list moves on the way
         assert self._outcome is not None
         return self._outcome
 
@@ -52,128 +53,203 @@ class Playout(Legality):
         self._undo.clear()
         self.move_stack.clear()
         self._legal_memo = None
-        n = self._random_plies(rng.randbelow)
+        n = self._random_plies(rng)
         self.ply += n
         self._fire_log = []
         self._count_log = []
         return n
 
-    def _random_plies(self, pick: Callable[[int], int]) -> int:
-        """Play to the end: at every ply the whole list of legal moves (``_generate``, the
-        list ``legal_moves`` returns) and its move ``pick(len(list))``; returns the plies.
+    def _random_plies(self, rng: Rng, pick: Callable[[int], int] | None = None) -> int:
+        """Play to the end: at every ply the whole list of legal moves (the list
+        ``legal_moves`` returns, as ``_generate`` builds it) and its move
+        ``rng.randbelow(len(list))``, written out here (the loop's costliest step after the
+        list; ``rng.state`` is kept in a local and stored before every call that may draw,
+        since a game's own ``rng`` shuffles), or ``pick(len(list))`` when given (tests record
+        the picks); returns the plies.
 
-        The move is applied as ``_apply`` applies it, with the common case of a normal play
-        (Z3, Z9) and of a special (Z11) written out: the card leaves the hand, lands on a table
-        without a Z4 pair (``_place``'s first case; the thresholds of Z7, Z8 and Z12, Z4 and the
-        symbol-less zombie go to ``_place`` and its helpers), and the next turn starts with more
-        than ``CIRCULATION`` cards in the deck and below the turn cap (``_begin_turn``'s
-        common case: no guard to check, the draw from the deck); every other move and case
-        calls ``_apply`` / ``_place`` / ``_begin_turn``. No undo record refers to the hands
+        The lists: a zombie player's (Z9) read from ``PLAYS`` (a tuple, the same moves), a
+        living mover's from ``MOVER`` as ``_generate``'s loops read them. The move is applied
+        as ``_apply`` applies it, with the common case of a normal play (Z3, Z9) and of a
+        special (Z11) written out: the card leaves the hand, lands on a table without a Z4 pair
+        (``_place``'s first case; the thresholds of Z7, Z8 and Z12, Z4 and the symbol-less
+        zombie go to ``_place`` and its helpers), and the next turn starts with more than
+        ``CIRCULATION`` cards in the deck and below the turn cap (``_begin_turn``'s common
+        case: no guard to check, the draw from the deck); every other move and case calls
+        ``_apply`` / ``_place`` / ``_begin_turn``.
+
+        The fields read every ply (the mover, the phase, Z11 used, the turn count, the masks
+        of :mod:`.rules`) are locals, written through to the position where they change here
+        and read again after every call that may change them, so the methods called always see
+        the position as it is (``reload`` below). No undo record refers to the hands
         (``random_playout`` cleared them), so the hands are changed in place; the Z3, Z9 and
         Z11 firings and the zombies played onto each seat are counted here and added to
         ``rules_fired`` / ``counters`` at the end (the logs for ``pop`` are not kept).
         tests/test_zombie_run_speed_paths.py: the same state as the core's push loop."""
-        S, R, TWIN, PC, IM, MOVER = self.S, self.ROACH, self.TWIN, self.PC, self.IM, self.MOVER
+        if self._outcome is not None:
+            return 0
+        S, R, TWIN, PC, IM = self.S, self.ROACH, self.TWIN, self.PC, self.IM
+        MOVER, NORMALS, PLAYS, bit = self.MOVER, self.NORMALS, self.PLAYS, self.BIT
         win_items, lose_zombies, max_turns = self.win_items, self.lose_zombies, self.max_turns
-        hands = self.hands = [h[:] for h in self.hands]     # its own lists, changed in place
+        hands = self.hands = [*map(list.copy, self.hands)]  # its own lists, changed in place
         tables = self.tables
         deck = self.deck                                    # Z13 refills this very list
-        generate, apply, place = self._generate, self._apply, self._place
+        place = self._place
         following = (*range(1, self.players), 0)            # Z2: clockwise
-        fields = move_fields(self.data.NT)                  # move -> (kind, type, seat)
-        # bit i (a table's card type t or a twin, a seat q): a look-up costs less than 1 << i
-        bit = tuple(1 << i for i in range(max(SEATS, max(TWIN) + 1)))
+        fields = move_fields(S, TWIN)                       # move -> (kind, t, q, slot, bits)
         z3 = z4 = z9 = z11 = plies = 0
-        onto = [0] * self.players                           # stats: zombies played onto q
+        onto = [0] * (SEATS + 1)                            # stats: zombies played onto q
+
+        def reload() -> tuple:
+            return (self.turn, self.phase, self.special_used, self.turns, self._acc,
+                    self._iok, self._zok, self._live)
+
+        p, phase, used, turns, acc, iok, zok, live = reload()
+        state = rng.state
+        step: Callable[..., None]                           # a rarer step: a method that may
+        arg: Any                                            # draw and change any field
         try:
-            while self._outcome is None:
-                p = self.turn
-                if self.phase:                              # Z9: a zombie player
-                    moves = generate()
-                elif self.special_used:                     # _generate's loop, Z11 used
-                    acc = self._acc
-                    mover = MOVER[p]
+            while True:
+                hand = hands[p]
+                if phase:                                   # Z9: a zombie player's card
+                    if hand:
+                        t = hand[0]
+                        moves = PLAYS[t][acc[t]] or (DISCARD << 16 | t << 8,)
+                    else:
+                        moves = (PASS << 16,)
+                elif used:                                  # _generate's loop, Z11 used
+                    normals = NORMALS[p]
                     moves = []
-                    for t in set(hands[p]):
-                        moves += mover[t][acc[t]][0]
+                    for t in set(hand):
+                        moves += normals[t][acc[t]]
                     if not moves:                           # Z6
                         moves.append(self._z6_move())
-                elif self._zok & bit[p] and not self._live & ~(self._iok | bit[p]):
-                    acc = self._acc                         # _generate's Z12-free loop
-                    mover = MOVER[p]
+                elif zok & bit[p] and not live & ~(iok | bit[p]):
+                    mover = MOVER[p]                        # _generate's Z12-free loop
                     moves = []
                     specials = []
-                    for t in set(hands[p]):
+                    for t in set(hand):
                         normal, special = mover[t][acc[t]]
                         moves += normal
                         specials += special
                     if not moves:                           # Z6
                         specials.append(self._z6_move())
                     moves += specials
-                else:                                       # Z12 binds: _generate
-                    moves = generate()
-                m = moves[pick(len(moves))]
+                else:                                       # Z12 binds: _generate's loop
+                    mover = MOVER[p]
+                    moves = []
+                    specials = []
+                    items = iok | bit[p]                    # special items: other tables
+                    zombies = zok | ~bit[p]                 # special zombies: your own
+                    for t in set(hand):
+                        if t < S:
+                            seats = acc[t] & (items | ~acc[t + S])
+                        elif t < R:
+                            seats = acc[t] & (zombies | ~acc[t - S])
+                        else:
+                            seats = acc[t] & zombies
+                        normal, special = mover[t][seats]
+                        moves += normal
+                        specials += special
+                    if not moves:                           # Z6
+                        specials.append(self._z6_move())
+                    moves += specials
+                n = len(moves)
+                if pick is not None:
+                    m = moves[pick(n)]
+                elif n > 1:                                 # Rng.randbelow(n)
+                    state = z = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                    k = (z ^ (z >> 31)) * n
+                    if k & 0xFFFFFFFFFFFFFFFF < n:          # Lemire's rare rejection: Rng's
+                        rng.state = state                   # own loop
+                        low = k & 0xFFFFFFFFFFFFFFFF
+                        least = ((1 << 64) - n) % n
+                        while low < least:
+                            k = rng.next64() * n
+                            low = k & 0xFFFFFFFFFFFFFFFF
+                        state = rng.state
+                    m = moves[k >> 64]
+                else:                                       # randbelow(1) draws nothing
+                    m = moves[0]
                 plies += 1
-                kind, t, q = fields[m]
+                kind, t, q, slot, tbit, qbit, twinbit = fields[m]
                 if kind > SPECIAL:                          # Z6, Z9 discard, pass: _apply
-                    apply(m)
-                    continue
-                hands[p].remove(t)
-                if kind == PLAY:                            # Z3 (living) / Z9 (zombie player)
-                    if self.phase:
-                        z9 += 1
-                    else:
-                        z3 += 1
-                    if t >= S and q != p:
-                        onto[q] += 1
-                else:                                       # Z11: used up for the turn
-                    self.special_used = True
-                    z11 += 1
-                tab = tables[q]
-                twin = TWIN[t]
-                if tab & bit[twin]:                         # Z4: the pair cancels
-                    tab = tables[q] = tab ^ bit[twin]
-                    self._acc[twin] |= bit[q]               # room for the twin (Z5)
-                    if twin < S:                            # Z12: one item fewer on q's table
-                        if PC[tab & IM] + 1 < win_items:
-                            self._iok |= bit[q]
-                    elif PC[tab >> S] + 1 < lose_zombies:   # one zombie fewer
-                        self._zok |= bit[q]
-                    self.discard += (t, twin)
-                    z4 += 1
-                elif t >= R:                                # the symbol-less zombie: _place
-                    place(t, q)
-                else:                                       # the card stays: Z5, counts
-                    tab = tables[q] = tab | bit[t]
-                    self._acc[t] ^= bit[q]                  # Z5: q took t, so the bit was set
-                    if t < S:
-                        if PC[tab & IM] + 1 >= win_items:
-                            self._item_threshold(q, tab)    # Z12, Z7
-                    elif PC[tab >> S] + 1 >= lose_zombies:
-                        self._zombie_threshold(q, tab)      # Z12, Z8
-                if self._outcome is not None:               # Z7, Z10
-                    break
-                if kind == SPECIAL:                         # Z11: draw a card, go on
-                    if deck:
-                        hands[p].append(deck.pop())
-                    else:
-                        self._draw(p, 1)                    # Z13
-                elif self.turns < max_turns and (len(deck) > CIRCULATION or deck and
-                                                 len(deck) + len(self.discard) > CIRCULATION):
-                    p = self.turn = following[p]            # _begin_turn(True), no guard due
-                    self.turns += 1
-                    self.special_used = self.z6_used = False
-                    self.phase = PH_LIVING if self._live & bit[p] else PH_ZOMBIE
-                    hands[p].append(deck.pop())             # Z3 / Z9: draw a card
+                    step, arg = self._apply, m
                 else:
-                    self._begin_turn(True)
+                    hand.remove(t)
+                    if kind == PLAY:                        # Z3 (living) / Z9 (zombie player)
+                        if phase:
+                            z9 += 1
+                        else:
+                            z3 += 1
+                        onto[slot] += 1                     # a zombie onto q, or SEATS
+                    else:                                   # Z11: used up for the turn
+                        self.special_used = used = True
+                        z11 += 1
+                    tab = tables[q]
+                    if tab & twinbit:                       # Z4: the pair cancels
+                        tab = tables[q] = tab ^ twinbit
+                        twin = TWIN[t]
+                        acc[twin] |= qbit                   # room for the twin (Z5)
+                        if twin < S:                        # Z12: one item fewer on q's table
+                            if PC[tab & IM] + 1 < win_items:
+                                self._iok = iok = iok | qbit
+                        elif PC[tab >> S] + 1 < lose_zombies:   # one zombie fewer
+                            self._zok = zok = zok | qbit
+                        self.discard += (t, twin)
+                        z4 += 1
+                    elif t < R:                             # the card stays: Z5, counts
+                        tab = tables[q] = tab | tbit
+                        acc[t] ^= qbit                      # Z5: q took t, so the bit was set
+                        if t < S:
+                            if PC[tab & IM] + 1 >= win_items:
+                                self._item_threshold(q, tab)    # Z12, Z7
+                                if self._outcome is not None:
+                                    break
+                                iok = self._iok
+                        elif PC[tab >> S] + 1 >= lose_zombies:
+                            self._zombie_threshold(q, tab)      # Z12, Z8 (Z10)
+                            if self._outcome is not None:
+                                break
+                            acc, iok, zok, live = self._acc, self._iok, self._zok, self._live
+                    else:                                   # the symbol-less zombie: _place
+                        place(t, q)
+                        if self._outcome is not None:
+                            break
+                        acc, iok, zok, live = self._acc, self._iok, self._zok, self._live
+                    if kind == SPECIAL:                     # Z11: draw a card, go on
+                        if deck:
+                            hands[p].append(deck.pop())
+                        else:
+                            rng.state = state
+                            self._draw(p, 1)                # Z13
+                            state = rng.state
+                        continue
+                    elif turns < max_turns and (len(deck) > CIRCULATION or deck and
+                                                len(deck) + len(self.discard) > CIRCULATION):
+                        p = self.turn = following[p]        # _begin_turn(True), no guard due
+                        self.turns = turns = turns + 1
+                        self.special_used = self.z6_used = used = False
+                        self.phase = phase = PH_LIVING if live & bit[p] else PH_ZOMBIE
+                        hands[p].append(deck.pop())         # Z3 / Z9: draw a card
+                        continue
+                    step, arg = self._begin_turn, True      # a guard may be due, or Z13
+                rng.state = state
+                step(arg)
+                state = rng.state
+                if self._outcome is not None:
+                    break
+                p, phase, used, turns, acc, iok, zok, live = reload()
         finally:
+            if pick is None:
+                rng.state = state
             fired = self.rules_fired
             for rule, k in (("Z3", z3), ("Z4", z4), ("Z9", z9), ("Z11", z11)):
                 if k:
                     fired[rule] += k
             counters = self.counters
-            for q, k in enumerate(onto):
+            for q, k in enumerate(onto[:self.players]):
                 if k:
                     counters[ZT[q]] += k
         return plies
@@ -195,5 +271,5 @@ class Playout(Legality):
             if m >> 16 <= SPECIAL and not self._live >> q & 1 and q in live:   # Z8: q zombie
                 live.remove(q)
         self.ply += plies
-        self._fire_log = []                 # no undo after a playout: drop the logs
+        self._fire_log = []                                 # no undo after a playout: drop the logs
         self._count_log = []

@@ -59,23 +59,44 @@ def mover_moves(S: int, nt: int) -> tuple[tuple[tuple[tuple[tuple[int, ...], tup
 
 
 @functools.cache
-def move_fields(nt: int) -> dict[int, tuple[int, int, int]]:
-    """Every move of card types below ``nt`` -> (kind, card type, target seat): what
-    ``moves.decode`` gives, read from a table in the playout loop (three shifts and masks
-    cost more than a look-up)."""
-    return {kind << 16 | t << 8 | q: (kind, t, q) for kind in (PLAY, SPECIAL, DISCARD)
-            for t in range(nt) for q in range(SEATS)} | {
-        DISCARD_HAND << 16: (DISCARD_HAND, 0, 0), PASS << 16: (PASS, 0, 0)}
+def normal_moves(S: int, nt: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """``[p][t][seats]``: the normal plays of ``mover_moves`` alone (after a special, Z11)."""
+    return tuple(tuple(tuple(pair[0] for pair in row) for row in mover)
+                 for mover in mover_moves(S, nt))
+
+
+@functools.cache
+def byte_bits(width: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``[k][b]``: the positions ``8k + i`` of the bits set in byte ``b``, for the bytes of a
+    ``width``-bit mask."""
+    return tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+                 for k in range((width + 7) // 8))
+
+
+@functools.cache
+def move_fields(S: int, twin: tuple[int, ...]) -> dict[int, tuple[int, int, int, int, int, int,
+                                                                    int]]:
+    """Every move of the card types of ``twin`` (``TWIN``) -> (kind, card type t, target seat
+    q, stats slot, 1 << t, 1 << q, 1 << TWIN[t]): what ``moves.decode`` gives and the bits the
+    playout loop asks, read from a table (shifts and masks cost more than a look-up); the slot
+    is the seat a zombie card is played onto by a normal play (Z3, Z9: always another's
+    table), else ``SEATS`` (no seat: the loop counts it there)."""
+    none = (0, 0, 0, SEATS, 1, 1, 1)
+    return {kind << 16 | t << 8 | q: (kind, t, q, q if kind == PLAY and t >= S else SEATS,
+                                      1 << t, 1 << q, 1 << twin[t])
+            for kind in (PLAY, SPECIAL, DISCARD) for t in range(len(twin)) for q in range(SEATS)} | {
+        DISCARD_HAND << 16: (DISCARD_HAND, *none[1:]), PASS << 16: (PASS, *none[1:])}
 
 
 @functools.lru_cache(maxsize=16)
 def _rule_tables(d: ZRData, roach_cap: int) -> tuple:
-    """IM, FULL, TWIN (module docstring) and the generator's move tables of deck
-    ``d`` with ``roach_cap`` symbol-less zombies to a table (built once per deck, shared)."""
+    """IM, FULL, TWIN (module docstring), the generator's move tables of deck ``d`` with
+    ``roach_cap`` symbol-less zombies to a table, and BIT (built once per deck, shared)."""
     S, R = d.S, d.ROACH
-    return ((1 << S) - 1, (*range(2 * S), R + roach_cap - 1),
-            (*range(S, 2 * S), *range(S), R + d.copies[R]), seat_moves(PLAY, d.NT),
-            seat_moves(SPECIAL, d.NT), mover_moves(S, d.NT))
+    twin = (*range(S, 2 * S), *range(S), R + d.copies[R])
+    return ((1 << S) - 1, (*range(2 * S), R + roach_cap - 1), twin, seat_moves(PLAY, d.NT),
+            normal_moves(S, d.NT), mover_moves(S, d.NT),
+            tuple(1 << i for i in range(max(SEATS, max(twin) + 1))))
 
 
 def put(tab: int, t: int) -> int:
@@ -94,7 +115,7 @@ class Rules(GameState):
                  "roach_cap", "deck", "discard", "hands", "tables", "alive", "living",
                  "special_used", "z6_used", "phase", "turns", "_outcome", "max_turns", "rep_limit",
                  "_seen", "turn", "players", "_acc", "_iok", "_zok", "_live",
-                 "PLAYS", "SPECIALS", "MOVER")
+                 "PLAYS", "NORMALS", "MOVER", "BIT")
 
     data: ZRData
     S: int                  # symbols; card types 0..S-1 items, S..2S-1 zombies
@@ -122,16 +143,17 @@ class Rules(GameState):
     _zok: int               # bit q: fewer than lose_zombies - 1 zombies (Z12)
     _live: int              # bit q: q is a living player
     PLAYS: tuple            # seat_moves(PLAY): [t][seats] -> moves
-    SPECIALS: tuple         # seat_moves(SPECIAL)
+    NORMALS: tuple          # normal_moves: [p][t][seats] -> plays
     MOVER: tuple            # mover_moves: [p][t][seats] -> (plays, specials)
+    BIT: tuple[int, ...]    # 1 << i for a seat, a card type or a twin (a look-up is cheaper)
 
     def _init_rules(self, d: ZRData, roach_cap: int) -> None:
         self.S = d.S
         self.ROACH = d.ROACH
         self.PC = d.popcount
         self.roach_cap = roach_cap
-        (self.IM, self.FULL, self.TWIN, self.PLAYS, self.SPECIALS,
-         self.MOVER) = _rule_tables(d, roach_cap)
+        (self.IM, self.FULL, self.TWIN, self.PLAYS, self.NORMALS, self.MOVER,
+         self.BIT) = _rule_tables(d, roach_cap)
 
     # ---------------------------------------------------------------- the generator's masks
     def _fresh_masks(self) -> tuple[list[int], int, int, int]:
@@ -184,12 +206,11 @@ class Rules(GameState):
         """The card types on q's table: items, zombies, symbol-less zombies."""
         tab = self.tables[q]
         R = self.ROACH
-        types = []
+        types: list[int] = []
         bits = tab & (1 << R) - 1
-        while bits:                                 # the set bits below R, ascending
-            low = bits & -bits
-            types.append(low.bit_length() - 1)
-            bits ^= low
+        for row in byte_bits(R):                    # the set bits below R, ascending, a byte
+            types += row[bits & 255]                # at a time (Z8 empties a whole table)
+            bits >>= 8
         return types + [R] * self.PC[tab >> R]
 
     def _table_names(self, q: int) -> list[str]:
