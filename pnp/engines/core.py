@@ -147,7 +147,11 @@ class Rng:
         (`_draws`): the same numbers, about 1.5x faster for 20 to 90 cards."""
         if BLOCK_SHUFFLE[0] <= len(items) <= BLOCK_SHUFFLE[1]:
             self._block_shuffle(items)
-            return
+        else:
+            self._step_shuffle(items)
+
+    def _step_shuffle(self, items: list) -> None:
+        """shuffle() one draw at a time, whatever the length."""
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
@@ -176,18 +180,12 @@ class Rng:
             if m & MASK64 <= i:
                 self.state = (start + d * 0x9E3779B97F4A7C15) & MASK64
                 rest = items[:i + 1]
-                self._loop_shuffle(rest)
+                self._step_shuffle(rest)
                 items[:i + 1] = rest
                 return
             j = m >> 64
             items[i], items[j] = items[j], items[i]
         self.state = (start + (n - 1) * 0x9E3779B97F4A7C15) & MASK64
-
-    def _loop_shuffle(self, items: list) -> None:
-        """shuffle() one draw at a time, whatever the length (the block path's fallback)."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
-            items[i], items[j] = items[j], items[i]
 
     def shuffled(self, items: Iterable) -> tuple:
         out = list(items)

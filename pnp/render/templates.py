@@ -553,7 +553,7 @@ def _argument_mistake(function: Any, args: tuple, kwargs: dict[str, Any]) -> str
         return _macro_argument_mistake(function, args, kwargs)
     if not (inspect.isfunction(function) or inspect.ismethod(function)) or getattr(function, "jinja_pass_arg", None):
         return ""
-    accepted = _signature(function)
+    accepted = _accepted(function)
     if accepted.takes(args, kwargs):
         return ""
     signature = accepted.signature
@@ -606,10 +606,10 @@ class Accepted:
         return self.needed <= {*given, *kwargs}
 
 
-_SIGNATURES: dict[tuple, Accepted] = {}
+_ACCEPTED: dict[tuple, Accepted] = {}
 
 
-def _signature(function: Any) -> Accepted:
+def _accepted(function: Any) -> Accepted:
     """The function's signature, worked out once per function body: the helpers (textbox(), t())
     are closures made afresh for every face, and reading a signature costs more than the call it
     checks (a sixth of a 95-card build's drawing time)."""
@@ -617,11 +617,11 @@ def _signature(function: Any) -> Accepted:
     key = (inspect.ismethod(function), plain.__code__, plain.__defaults__, plain.__kwdefaults__ and
            tuple(plain.__kwdefaults__.items()))
     try:
-        found = _SIGNATURES.get(key)
+        found = _ACCEPTED.get(key)
     except TypeError:                        # a default that cannot be a key (a list): not kept
         return Accepted(inspect.signature(function))
     if found is None:
-        found = _SIGNATURES[key] = Accepted(inspect.signature(function))
+        found = _ACCEPTED[key] = Accepted(inspect.signature(function))
     return found
 
 

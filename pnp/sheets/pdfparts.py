@@ -61,9 +61,12 @@ def _applied(name: str) -> Applied:
     return Applied(name)
 
 
-def set_encoded_stream(obj: Any, content: str | bytes, filters: list[str], comment: str) -> None:
-    """Give a page or form object its content stream, already encoded with `filters` (PDF names)."""
-    stream = pdfdoc.PDFStream(content=content, filters=[_applied(name) for name in filters])
+def set_encoded_stream(obj: Any, content: str | bytes, filters: list[str], comment: str,
+                       stream: pdfdoc.PDFStream | None = None) -> None:
+    """Give a page or form object its content stream, already encoded with `filters` (PDF names);
+    `stream`: the PDFStream to carry it (default a plain one, made here)."""
+    if stream is None:
+        stream = pdfdoc.PDFStream(content=content, filters=[_applied(name) for name in filters])
     stream.__Comment__ = comment
     obj.Contents, obj.stream, obj.compression = stream, None, 0
 
@@ -238,8 +241,6 @@ class _KeptFormStream(pdfdoc.PDFStream):
         self.shape, self.shared = shape, shared
 
     def format(self, document: Any) -> bytes:
-        if self.filters is None or "Filter" in self.dictionary.dict:
-            return super().format(document)
         halves = self.shared.get(self.shape)
         if halves is None:
             dictionary = pdfdoc.PDFDictionary(self.dictionary.dict.copy())
@@ -334,10 +335,10 @@ class PdfParts:
             canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
             canvas.endForm()
             form = doc.idToObject[doc.getXObjectName(name)]
-            shape = (form.lowerx, form.lowery, form.upperx, form.uppery, tuple(entry["filters"]))
-            form.Contents = _KeptFormStream(self._content(entry), entry["filters"], shape, self._form_dictionaries)
-            form.Contents.__Comment__ = "xobject form stream"
-            form.stream, form.compression = None, 0
+            content, shape = self._content(entry), (form.lowerx, form.lowery, form.upperx, form.uppery,
+                                                    tuple(entry["filters"]))
+            set_encoded_stream(form, content, entry["filters"], "xobject form stream",
+                               _KeptFormStream(content, entry["filters"], shape, self._form_dictionaries))
             form.Resources = self._form_resources      # a kept form names none (see _keep's caller)
             self._use(key, entry)
             self.reused += 1
