@@ -32,11 +32,11 @@ from pnp.sheets.pdfwriter import Face, SheetCard, write_cards_pdf
 from pnp.sheets.sprues import NoLayoutError, find_sprue
 from pnp.text import digits, fonts
 from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, TEXT_SMALL, FitIssue
-from pnp.tuckbox import HOME_CARD_THICKNESS_MM, TuckBoxPlan, plan_tuckboxes, write_tuckboxes
 from pnp.yamlsource import dotted
 
-if TYPE_CHECKING:   # boards, parts and PNG previews load when a build makes them (start-up time)
+if TYPE_CHECKING:   # boards, parts, tuck boxes and PNG previews load when a build makes them (start-up time)
     from pnp.components import ComponentPlan
+    from pnp.tuckbox import TuckBoxPlan
 
 FACES = ("front", "back")
 TEXT_MISSING = "text.missing"           # a text key the build language lacks (also the loader's code)
@@ -122,7 +122,10 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
     jobs = [(pack, lang) for pack in packs for lang in languages_for(pack, options.lang)]
     check_face_count(jobs)                                             # bounded time and memory
     check_layouts(packs, options)                                      # every deck fits the paper
-    prepared, plans, boxes, problems = [], [], [], []
+    prepared: list[PreparedFaces] = []
+    plans: list[ComponentPlan | None] = []
+    boxes: list[TuckBoxPlan | None] = []
+    problems: list[Problem] = []
     cache = FaceCache() if options.cache else None
     if progress is not None:
         progress.stage("faces drawn", sum(2 * len(pack.cards()) for pack, _lang in jobs))
@@ -135,10 +138,9 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
             plan, found = render_components(pack, lang, options)          # boards, parts, aids
             plans.append(plan)
             problems.extend(found)
-            box = plan_tuckboxes(pack, lang, options.paper, card_thickness_mm=HOME_CARD_THICKNESS_MM,
-                                 margin_mm=options.printer_margin_mm, faces=faces, cache=cache)   # a tuck box per deck
+            box = plan_boxes(faces, options, cache)                       # a tuck box per deck
             boxes.append(box)
-            problems.extend(box.problems)
+            problems.extend(box.problems if box is not None else ())
     if cache is not None:
         cache.save()                                                   # the faces drawn, even if the build stops
     # Text printed under MIN_PRINTED_PT still prints (a designer may want it): a warning, not a refusal.
@@ -165,7 +167,19 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
     return result
 
 
-def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | None], boxes: list[TuckBoxPlan],
+def plan_boxes(faces: PreparedFaces, options: BuildOptions, cache: FaceCache | None) -> TuckBoxPlan | None:
+    """The tuck boxes of the pack in the build's language; None when no deck wants one (its
+    pack.yaml entry says `tuckbox: false`): then pnp.tuckbox and its drawing kit (svgwrite)
+    are not even imported, a tenth of a small build's start."""
+    if not faces.pack.boxed_decks():
+        return None
+    from pnp.tuckbox import HOME_CARD_THICKNESS_MM, plan_tuckboxes
+    return plan_tuckboxes(faces.pack, faces.lang, options.paper, card_thickness_mm=HOME_CARD_THICKNESS_MM,
+                          margin_mm=options.printer_margin_mm, faces=faces, cache=cache)
+
+
+def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | None],
+                    boxes: list[TuckBoxPlan | None],
                     options: BuildOptions, staging: Staging, progress: BuildProgress | None = None,
                     cache: FaceCache | None = None) -> list[Path]:
     """Write every document of the build into the staging folders; returns the staged files. With
@@ -179,7 +193,8 @@ def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | N
             continue
         written.append(write_pdf(faces, options, folder, on_page=progress.pages if progress is not None else None,
                                  cache=cache))
-        if box.pages:
+        if box is not None and box.pages:
+            from pnp.tuckbox import write_tuckboxes
             target = folder / f"{faces.pack.id}-tuckboxes-{faces.lang}-{options.paper}.pdf"
             write_tuckboxes(box, target)
             written.append(target)

@@ -63,6 +63,7 @@ class Deck:
     file: Path
     # the card file as loaded (lines of every key): the rules checker reads it here, not again
     source: Source | None = field(default=None, repr=False, compare=False)
+    tuckbox: bool = True    # pack.yaml `tuckbox`: the build prints a tuck box for the deck
 
 
 @dataclass
@@ -99,6 +100,11 @@ class Pack:
 
     def cards(self) -> list[Card]:
         return [card for deck in self.decks for card in deck.cards]
+
+    def boxed_decks(self) -> list[Deck]:
+        """The decks that get a tuck box (pnp.tuckbox): those with cards whose entry does not
+        say `tuckbox: false`."""
+        return [deck for deck in self.decks if deck.cards and deck.tuckbox]
 
     def deck(self, deck_id: str) -> Deck:
         for deck in self.decks:
@@ -189,6 +195,9 @@ DECK = schema.Schema("deck", "A deck: its cards, size and back.", {
     "kind": schema.Field("str?", "The kind of the cards that name none (a spreadsheet without a `kind` "
                          "column, say).", None),
     "sheet": schema.Field("str?", "The sheet of an .xlsx/.ods card file; none: its first sheet.", None),
+    "tuckbox": schema.Field("bool", "Print a tuck box for this deck (docs/tuckbox.md); false for a deck that "
+                            "travels in the game's own box, or one too thick to fold from one sheet. A deck "
+                            "without one is left out of the whole game's box too.", True),
 })
 PACK = schema.Schema("pack.yaml", "The entry of a game pack.", {
     "id": schema.Field("slug", "Pack id; the same as the folder name for shipped packs."),
@@ -704,7 +713,7 @@ def _read_decks(root: Path, main: Source, declared: list, kinds: dict[str, Kind]
             cards = _read_cards(source, deck_id, index, kinds, reading, problems, checkers, languages,
                                 body.get("kind"))
         decks.append(Deck(deck_id, str(body.get("name")), size, body.get("back"), cards, root / str(body["cards"]),
-                          source))
+                          source, body["tuckbox"] is not False))
     for kind_id, found in reading.held.items():
         schema.fold_entries(found, reading.bodies.get(kind_id, 0), main, ("kinds", kind_id, "fields"),
                             list(kinds[kind_id].fields), f"all {reading.bodies.get(kind_id, 0)} {kind_id} cards",

@@ -304,3 +304,39 @@ def test_a_rebuild_reads_unchanged_tuck_box_pages_back_and_writes_the_same_bytes
     assert (tmp_path / "renamed" / boxes).read_bytes() != (tmp_path / "first" / boxes).read_bytes()
     assert pdf_pages(tmp_path / "renamed" / boxes)[0].count("Main cards") >= 1
 
+
+
+def test_a_deck_may_go_without_a_tuck_box(cimiterio, tmp_path):
+    """pack.yaml's `tuckbox: false`: no net for that deck, and its cards are not in the whole
+    game's box; a deck too big for any box then builds without a problem."""
+    plan = plan_tuckboxes(dataclasses.replace(cimiterio, decks=[
+        dataclasses.replace(d, tuckbox=d.id not in ("tombs", "zombies")) for d in cimiterio.decks]), "it")
+    assert [n.deck for n in plan.nets] == ["gate", "actions", "events", None]
+    assert [n.size.cards for n in plan.nets if n.deck is None] == [25]          # 1 + 5 + 19
+    huge = with_deck(load_pack("zombie-run"), cards=900)
+    unboxed = dataclasses.replace(huge, decks=[dataclasses.replace(huge.decks[0], tuckbox=False)])
+    assert plan_tuckboxes(unboxed, "en").nets == [] and not plan_tuckboxes(unboxed, "en").problems
+
+
+def test_a_pack_whose_decks_have_no_tuck_box_builds_without_the_tuck_box_code(tiny_pack, tmp_path):
+    """The build writes no tuck-box PDF and does not even import pnp.tuckbox or svgwrite."""
+    import subprocess
+    import sys
+    edit(tiny_pack / "pack.yaml", "    name: deck.main\n", "    name: deck.main\n    tuckbox: false\n")
+    out = tmp_path / "out"
+    script = ("import json, sys\nimport pnp.cli\n"
+              f"pnp.cli.main(['build', {str(tiny_pack)!r}, '--lang', 'en', '--out', {str(out)!r}], "
+              "standalone_mode=False)\n"
+              "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('pnp.tuckbox', 'svgwrite')))))")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
+    assert sorted(p.name for p in (out / "tiny").iterdir()) == ["tiny-cards-en-a4.pdf"]
+
+
+def test_tuckbox_must_be_true_or_false(tiny_pack, tmp_path):
+    edit(tiny_pack / "pack.yaml", "    name: deck.main\n", "    name: deck.main\n    tuckbox: maybe\n")
+    with pytest.raises(DataError) as raised:
+        load_pack(tiny_pack)
+    (problem,) = raised.value.problems
+    assert problem.key == "decks[0].tuckbox" and problem.file.endswith("pack.yaml") and problem.line > 0

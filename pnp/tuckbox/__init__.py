@@ -148,8 +148,8 @@ def _too_large(problems: Problems, pack: Pack, deck: Deck, size: BoxSize, paper:
     problems.add(TUCKBOX_TOO_LARGE, file, line, f"decks[{index}].cards",
                  f"deck {deck.id!r}: its tuck box ({size.cards} cards of {size.card_w:g} x {size.card_h:g} mm, "
                  f"{size.width:g} x {size.height:g} x {size.depth:.1f} mm inside) does not fit {paper} paper "
-                 f"inside a {margin:g} mm printer margin, even in two pieces: print it on larger paper, or "
-                 "split the deck", deck=deck.id, cards=size.cards, width_mm=size.width, height_mm=size.height,
+                 f"inside a {margin:g} mm printer margin, even in two pieces: print it on larger paper, "
+                 "split the deck, or give it no tuck box (`tuckbox: false`)", deck=deck.id, cards=size.cards, width_mm=size.width, height_mm=size.height,
                  depth_mm=size.depth, paper=paper)
 
 
@@ -231,7 +231,7 @@ class _Words:
 
 
 def _boxes(pack: Pack, thickness: float, game_box: bool, words: _Words) -> list[tuple[Deck | None, BoxSize, str]]:
-    decks = [deck for deck in pack.decks if deck.cards]
+    decks = pack.boxed_decks()
     boxes: list[tuple[Deck | None, BoxSize, str]] = [
         (deck, _deck_size(deck, thickness), words.own(deck.name, deck.id)) for deck in decks]
     if game_box and len(decks) > 1:
