@@ -40,7 +40,7 @@ from pathlib import Path
 TARGET_RATIO = 3.0
 TARGET_REBUILD = 0.10
 TARGET_PEAK_MB = 150.0
-PNP_CLI = "from pnp.cli import main; main()"
+PNP_CLI = "from pnp.cli import run; run()"      # the `pnp` console script
 
 WORDS = ("move draw discard attack defend trade swap reveal hide gain lose score block pass "
          "shuffle search").split()

@@ -74,3 +74,23 @@ def test_a_build_reads_only_the_fonts_and_plugins_it_uses(tmp_path):
     fonts, plugins_looked_up, drawers_loaded = json.loads(result.stdout.splitlines()[-1])
     assert [name for name in fonts if name.startswith("Pnp")] == ["PnpSans-Bold", "PnpSans-Regular"]
     assert not plugins_looked_up and not drawers_loaded
+
+
+def test_the_console_script_freezes_the_imports_and_main_leaves_the_collector_alone(tmp_path):
+    """`pnp` (pnp.cli:run) freezes what the build imported out of garbage collection (its process
+    ends with the command); `main` called from Python leaves the collector as it found it."""
+    script = ("import atexit, gc, sys\n"
+              "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 10000, gc.isenabled()))\n"
+              f"sys.argv = ['pnp', 'build', {str(TINY)!r}, '--lang', 'en', '--out', {str(tmp_path / 'a')!r}]\n"
+              "from pnp.cli import run\nrun()\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "frozen True True"
+    script = ("import gc\nimport pnp.cli\n"
+              f"pnp.cli.main(['build', {str(TINY)!r}, '--lang', 'en', '--out', {str(tmp_path / 'b')!r}], "
+              "standalone_mode=False)\nprint('frozen', gc.get_freeze_count(), gc.isenabled())")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "frozen 0 True"
+    assert (tmp_path / "a" / "tiny" / "tiny-cards-en-a4.pdf").read_bytes() == \
+        (tmp_path / "b" / "tiny" / "tiny-cards-en-a4.pdf").read_bytes()
