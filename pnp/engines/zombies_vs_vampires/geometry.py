@@ -78,13 +78,21 @@ class Geometry:
         self.lane_full = (1 << self.LS) - 1
         pieces = max(len(sq) for sq in self.zone_squares)     # V1: one piece a zone square
         self.REP = [sum(1 << (i * self.LS) for i in range(m)) for m in range(pieces + 1)]
+        self.board_rep = [self.board * r for r in self.REP]     # the board in m lanes
         self.POS = _byte_positions(self.lane_bytes)
         # the move generator's tables (movement.py): per source square, a list indexed by
         # byte index << 8 | byte of its lane: the MOVE moves to that byte's squares (None until
         # met; a list, not a dict: indexing is the decoder's inner step). Made for a square
-        # when it is first a source (25 x 256 slots, 51 KB), filled as bytes are met
+        # when it is first a source (25 x 256 slots, 51 KB), filled as bytes are met, from
+        # the square's move ints (``piece_moves``: one int object per move s>t, made once, so
+        # a part is a tuple of ints that already exist and the parts of one square share them)
         self.piece_bytes: list[list[tuple[int, ...] | None] | None] = [None] * self.LS
+        self.piece_moves: list[tuple[int, ...]] = [()] * self.LS
         self.lane_range = range(self.lane_bytes)
+        # per square a, the steps from a to every square b on an empty board without walls
+        # (|rows| + |columns|, indexed by b): a move farther than the die's steps needed a jump
+        # (the jump statistic, Movement._needs_jump); a row made when a is first asked about
+        self.walk_dist: list[list[int] | None] = [None] * self.LS
         self._wall_candidates()
         self.nbytes_full = (W * (N + 2) + 7) // 8
         self.POSF = _byte_positions(self.nbytes_full)
@@ -157,19 +165,37 @@ class Geometry:
                                      for o in (0, 1))
                             for L in (1, 2, 3)}
 
+    def walk_row(self, a: int) -> list[int]:
+        """``walk_dist[a]``, made."""
+        W = self.W
+        ra, ca = divmod(a, W)
+        row = self.walk_dist[a] = [abs(ra - rb) + abs(ca - cb)
+                                   for rb, cb in (divmod(b, W) for b in range(self.LS))]
+        return row
+
+    def lanes(self, x: int, m: int = 0) -> int:
+        """The squares of ``x`` (a set of one lane: only its low ``LS`` bits are read) in m
+        lanes, every lane a seat may need by default: ``x * REP[m]``, made by repeating x's
+        bytes (a multiplication by REP costs several times more)."""
+        lb = self.lane_bytes
+        return int.from_bytes((x & self.lane_full).to_bytes(lb, "little") * (m or len(self.REP) - 1),
+                              "little")
+
     def piece_table(self, s: int) -> list[tuple[int, ...] | None]:
-        """The (empty) decoding table of source square s (``piece_bytes``)."""
+        """The (empty) decoding table of source square s (``piece_bytes``) and its move ints
+        (``piece_moves``: the MOVE move s>t at index t)."""
+        base = MOVE << 24 | s << 12
+        self.piece_moves[s] = tuple([base | t for t in range(self.LS)])
         table = self.piece_bytes[s] = [None] * (self.lane_bytes << 8)
         return table
 
     def piece_part(self, s: int, key: int) -> tuple[int, ...]:
         """The MOVE moves from s to the squares of one byte of its lane (``key`` = byte index
-        << 8 | byte), ascending; remembered in s's table."""
-        base = MOVE << 24 | s << 12
-        got = tuple([base | t for t in self.POS[key >> 8][key & 255]])
+        << 8 | byte), ascending; remembered in s's table (made first by ``piece_table``)."""
         table = self.piece_bytes[s]
         assert table is not None
-        table[key] = got
+        got = table[key] = tuple(map(self.piece_moves[s].__getitem__,
+                                     self.POS[key >> 8][key & 255]))
         return got
 
     def _build_part(self, L: int, o: int, j: int, byte: int) -> tuple[int, ...]:
