@@ -89,10 +89,6 @@ class Geometry:
         self.piece_bytes: list[list[tuple[int, ...] | None] | None] = [None] * self.LS
         self.piece_moves: list[tuple[int, ...]] = [()] * self.LS
         self.lane_range = range(self.lane_bytes)
-        # per square a, the steps from a to every square b on an empty board without walls
-        # (|rows| + |columns|, indexed by b): a move farther than the die's steps needed a jump
-        # (the jump statistic, Movement._needs_jump); a row made when a is first asked about
-        self.walk_dist: list[list[int] | None] = [None] * self.LS
         self._wall_candidates()
         self.nbytes_full = (W * (N + 2) + 7) // 8
         self.POSF = _byte_positions(self.nbytes_full)
@@ -165,14 +161,6 @@ class Geometry:
                                      for o in (0, 1))
                             for L in (1, 2, 3)}
 
-    def walk_row(self, a: int) -> list[int]:
-        """``walk_dist[a]``, made."""
-        W = self.W
-        ra, ca = divmod(a, W)
-        row = self.walk_dist[a] = [abs(ra - rb) + abs(ca - cb)
-                                   for rb, cb in (divmod(b, W) for b in range(self.LS))]
-        return row
-
     def lanes(self, x: int, m: int = 0) -> int:
         """The squares of ``x`` (a set of one lane: only its low ``LS`` bits are read) in m
         lanes, every lane a seat may need by default: ``x * REP[m]``, made by repeating x's
@@ -188,15 +176,6 @@ class Geometry:
         self.piece_moves[s] = tuple([base | t for t in range(self.LS)])
         table = self.piece_bytes[s] = [None] * (self.lane_bytes << 8)
         return table
-
-    def piece_part(self, s: int, key: int) -> tuple[int, ...]:
-        """The MOVE moves from s to the squares of one byte of its lane (``key`` = byte index
-        << 8 | byte), ascending; remembered in s's table (made first by ``piece_table``)."""
-        table = self.piece_bytes[s]
-        assert table is not None
-        got = table[key] = tuple(map(self.piece_moves[s].__getitem__,
-                                     self.POS[key >> 8][key & 255]))
-        return got
 
     def _build_part(self, L: int, o: int, j: int, byte: int) -> tuple[int, ...]:
         """The BUILD moves of the walls of size L and orientation o starting on the squares of

@@ -113,12 +113,14 @@ class Movement(Walls):
         """The move a>b of up to k steps cannot be made by walking alone (statistics): farther
         than k squares, or not met by a walking BFS from a (stopped as soon as it meets b)."""
         g = self.geo
-        if b >= g.LS or (g.walk_dist[a] or g.walk_row(a))[b] > k:   # (b: any square asked)
+        W = g.W
+        ra, ca = divmod(a, W)
+        rb, cb = divmod(b, W)
+        if abs(ra - rb) + abs(ca - cb) > k:
             return True
         if self.keep_in[p]:                     # V11 home-zone: the zone rule of steps.reach
             return not (self._reach(p, a, k, jumps=False) >> b) & 1
         nE, nW, nN, nS = self._wall_masks()
-        W = g.W
         free = g.board & ~self.occ              # a's own square is never a destination
         front = 1 << a
         tb = 1 << b
@@ -174,11 +176,10 @@ class Movement(Walls):
             o += lb
             table = tables[s] or g.piece_table(s)
             for j in compress(lane, chunk):
-                key = j << 8 | chunk[j]
-                part = table[key]
-                if part is None:        # Geometry.piece_part written out: the square's ints
-                    part = table[key] = tuple(map(g.piece_moves[s].__getitem__,
-                                                  POS[j][chunk[j]]))
+                part = table[j << 8 | chunk[j]]
+                if part is None:        # first met: made from the square's move ints, kept
+                    part = table[j << 8 | chunk[j]] = tuple(map(g.piece_moves[s].__getitem__,
+                                                                POS[j][chunk[j]]))
                 out += part
         return out
 
