@@ -80,13 +80,14 @@ class Geometry:
         self.REP = [sum(1 << (i * self.LS) for i in range(m)) for m in range(pieces + 1)]
         self.board_rep = [self.board * r for r in self.REP]     # the board in m lanes
         self.POS = _byte_positions(self.lane_bytes)
-        # the move generator's tables (movement.py): per source square, a list indexed by
-        # byte index << 8 | byte of its lane: the MOVE moves to that byte's squares (None until
-        # met; a list, not a dict: indexing is the decoder's inner step). Made for a square
-        # when it is first a source (25 x 256 slots, 51 KB), filled as bytes are met, from
-        # the square's move ints (``piece_moves``: one int object per move s>t, made once, so
-        # a part is a tuple of ints that already exist and the parts of one square share them)
-        self.piece_bytes: list[list[tuple[int, ...] | None] | None] = [None] * self.LS
+        # the move generator's tables (movement.py): per source square, per byte index of its
+        # lane, a list indexed by the byte: the MOVE moves to that byte's squares (None until
+        # met; lists, not dicts: indexing is the decoder's inner step, and two subscripts make
+        # no key int, where byte index << 8 | byte made two a byte). Made for a square when it
+        # is first a source (25 x 256 slots, 51 KB), filled as bytes are met, from the
+        # square's move ints (``piece_moves``: one int object per move s>t, made once, so a
+        # part is a tuple of ints that already exist and the parts of one square share them)
+        self.piece_bytes: list[list[list[tuple[int, ...] | None]] | None] = [None] * self.LS
         self.piece_moves: list[tuple[int, ...]] = [()] * self.LS
         self.lane_range = range(self.lane_bytes)
         self._wall_candidates()
@@ -169,12 +170,12 @@ class Geometry:
         return int.from_bytes((x & self.lane_full).to_bytes(lb, "little") * (m or len(self.REP) - 1),
                               "little")
 
-    def piece_table(self, s: int) -> list[tuple[int, ...] | None]:
+    def piece_table(self, s: int) -> list[list[tuple[int, ...] | None]]:
         """The (empty) decoding table of source square s (``piece_bytes``) and its move ints
         (``piece_moves``: the MOVE move s>t at index t)."""
         base = MOVE << 24 | s << 12
         self.piece_moves[s] = tuple([base | t for t in range(self.LS)])
-        table = self.piece_bytes[s] = [None] * (self.lane_bytes << 8)
+        table = self.piece_bytes[s] = [[None] * 256 for _ in range(self.lane_bytes)]
         return table
 
     def _build_part(self, L: int, o: int, j: int, byte: int) -> tuple[int, ...]:

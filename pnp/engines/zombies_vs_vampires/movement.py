@@ -176,10 +176,10 @@ class Movement(Walls):
             o += lb
             table = tables[s] or g.piece_table(s)
             for j in compress(lane, chunk):
-                part = table[j << 8 | chunk[j]]
+                part = table[j][chunk[j]]
                 if part is None:        # first met: made from the square's move ints, kept
-                    part = table[j << 8 | chunk[j]] = tuple(map(g.piece_moves[s].__getitem__,
-                                                                POS[j][chunk[j]]))
+                    part = table[j][chunk[j]] = tuple(map(g.piece_moves[s].__getitem__,
+                                                          POS[j][chunk[j]]))
                 out += part
         return out
 
