@@ -126,3 +126,48 @@ def test_the_cross_check_sees_a_broken_update(monkeypatch, owner, name, broken, 
     checks: list[str] = []
     walk(st, Rng(7), 200, checks)
     assert "kept wall spots != spots() over the wall masks" in checks
+
+
+def crowded_position(seed: int, variant: str | None, jump_home: bool) -> ZombiesVsVampires:
+    """Two seats with some pieces already home in their far zones, the rest anywhere, a few
+    walls, a move of 2, 4 or 6 to play (random play seldom gets pieces home, and the option
+    jump_home only matters next to them)."""
+    rng = Rng(seed)
+    st = ZombiesVsVampires.from_position({"die": "246"[rng.randbelow(3)]}, players=2, seed=seed,
+                                         variants=variant, options={"jump_home": jump_home})
+    g = st.geo
+    free = list(g.squares)
+    pieces = []
+    for p in range(2):
+        zone = [s for s in g.squares if st.target_mask[p] >> s & 1 and s in free]
+        home = [zone.pop(rng.randbelow(len(zone))) for _ in range(1 + rng.randbelow(6))]
+        for s in home:
+            free.remove(s)
+        rest = [free.pop(rng.randbelow(len(free))) for _ in range(9 - len(home))]
+        pieces.append(tuple(home + rest))
+    st._set_pieces(pieces)
+    for _ in range(rng.randbelow(12)):
+        ci = rng.randbelow(len(g.cands))
+        if st._can_build(ci):
+            st._build(ci)
+    st.turn = rng.randbelow(2)
+    st._src_memo = [None, None]
+    st._cache = None
+    return st
+
+
+@pytest.mark.parametrize("variant", (None, "home-zone"))
+@pytest.mark.parametrize("jump_home", (True, False))
+def test_move_lists_next_to_pieces_home(variant, jump_home):
+    """The MOVE lists where pieces are home, with the option jump_home on (the default) and
+    off (a piece home may not be jumped over): the step-by-step reference's lists; off, some
+    lists are shorter than the same position's with the option on."""
+    shorter = 0
+    for i in range(120):
+        st = crowded_position(derive_seed(77, i), variant, jump_home)
+        ms = st.legal_moves()
+        assert ms == reference_moves(st), (variant, jump_home, i)
+        st.jump_home = True                 # the same position with the option on
+        st._cache = None
+        shorter += len(ms) < len(st.legal_moves())
+    assert shorter == 0 if jump_home else shorter > 10

@@ -9,21 +9,28 @@ from conftest import advance_twins, assert_playout_is_the_push_loop
 
 from pnp.engines.core import GameState, Rng, derive_seed
 from pnp.engines.zombies_vs_vampires import ZombiesVsVampires
+from pnp.engines.zombies_vs_vampires.moves import MOVE
 
 VARIANTS = (None, "home-zone", "finish-round", "lone-handicap", "board11", "exact",
             "twostar-choice", "twostar-reroll", "v15-choose", "v15-reroll")
 
 
 class Recording(ZombiesVsVampires):
-    """The engine with every move it applies recorded (both loops apply through _apply)."""
+    """The engine with every move it applies recorded: a piece moved where it moves (the
+    playout's common ply moves it without ``_apply``), every other move by ``_apply``."""
 
     def _setup(self) -> None:
         self.applied: list[int] = []
         super()._setup()
 
     def _apply(self, move: int) -> None:
-        self.applied.append(move)
+        if move >> 24 != MOVE:
+            self.applied.append(move)
         super()._apply(move)
+
+    def _move_piece(self, p: int, a: int, b: int) -> None:
+        self.applied.append(MOVE << 24 | a << 12 | b)
+        super()._move_piece(p, a, b)
 
 
 def pair(seed, players, variants, max_turns):

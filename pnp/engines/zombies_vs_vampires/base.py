@@ -46,6 +46,7 @@ class ZvvBase(GameState):
     pieces_needed: list[int]            # per seat: pieces it must bring home (V2)
     max_turns: int
     home_zone_mode: bool                # V11: True = "zone", False = "locked"
+    jump_home: bool                     # option jump_home: pieces home may be jumped (V6)
     v15_reroll: bool                    # V15 variant v15-reroll
     _v15_choose: bool                   # V15 variant v15-choose
     _twostar_reroll: bool               # variant twostar-reroll
@@ -81,7 +82,7 @@ class ZvvBase(GameState):
     # caches, all keyed by the values they were computed from
     _cache: list[int] | None            # legal_moves() of this position
     _wm: tuple | None                   # (EB, NB, open sides) (Movement._wall_masks)
-    _lm: tuple | None                   # (EB, NB, lanes, open sides in every lane)
+    _lm: tuple | None                   # (EB, NB, open sides in every lane)
     _reach_memo: tuple | None           # last all-pieces reach (random_move), keyed by position
     _jump_memo: tuple | None            # (move, occ, EB, NB, seat, face, steps, needed a jump)
     _blists: dict                       # size -> (spots H, spots V, parts H, parts V)
@@ -130,6 +131,7 @@ class ZvvBase(GameState):
         if o["home"] not in ("zone", "locked"):
             raise RecordError("home: zone | locked")
         self.home_zone_mode = o["home"] == "zone"
+        self.jump_home = bool(o["jump_home"])
         # V11, default "locked" (the seeds' "leave it there"): a piece home never moves again
         # (Movement.movable), so no zone to keep it in; variant home-zone: it never leaves the
         # zone but may move inside it (steps.reach)

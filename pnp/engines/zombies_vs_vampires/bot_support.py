@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from pnp.engines.core import Rng
 from pnp.engines.zombies_vs_vampires.geometry import POPCOUNT8, bits
 from pnp.engines.zombies_vs_vampires.moves import BUILD, MOVE, PASS
 from pnp.engines.zombies_vs_vampires.notation import Notation
@@ -118,31 +117,6 @@ class BotSupport(Notation):
         else:
             spots, ci, idx = SV, g.start_ci[(L, 1)], idx - nh
         return BUILD << 24 | ci[_nth_bit(spots, idx, g.nbytes_full, g.POSF)] << 12
-
-    def random_playout(self, rng: Rng) -> int:
-        """The core's ``random_playout`` (the whole ``legal_moves()`` list every ply, its move
-        ``rng.randbelow(len)``, played to the end) without undo records: ``_gen`` makes the
-        list ``legal_moves()`` returns and ``_apply``, the rules and turn flow of ``push``,
-        plays the move, without push's one-move check (the move was just generated here) or
-        its snapshot. The undo history is cleared and the logs of fired rules and counters,
-        which only ``pop`` reads, are dropped; position, RNG, ply, ``rules_fired`` and the
-        counters end as the push loop leaves them (tests/test_zvv_playout.py)."""
-        self._undo.clear()
-        self.move_stack.clear()
-        gen = self._gen
-        apply = self._apply
-        pick = rng.randbelow
-        n = 0
-        while self._outcome is None:
-            moves = gen()
-            apply(moves[pick(len(moves))])
-            n += 1
-        self.ply += n
-        self._legal_memo = None
-        self._cache = None
-        self._fire_log = []
-        self._count_log = []
-        return n
 
     def playout(self, chooser: random.Random | None = None, seed: int = 0, bot=None):
         """Play to the end without undo records: uniformly random legal moves, or ``bot``

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pnp.engines.core import Outcome, register
+from pnp.engines.core import Outcome, Rng, register
 from pnp.engines.zombies_vs_vampires.base import LONE_HANDICAP
 from pnp.engines.zombies_vs_vampires.bots import greedy_bot
 from pnp.engines.zombies_vs_vampires.moves import (
@@ -184,31 +184,7 @@ class ZombiesVsVampires(PositionChecks):
         if kind == MOVE:
             if self._was_jump(p, a, b):
                 self.count("jumps")
-            pos = self.pos[p]
-            i = pos.index(a)
-            self.pos[p] = new = pos[:i] + (b,) + pos[i + 1:]
-            mv = (1 << a) | (1 << b)
-            self.occ_by[p] ^= mv
-            self.occ ^= mv
-            self.fire("V4")
-            tg = self.target_mask[p]
-            src = self._src_memo[p]
-            if (src is not None and src[0] is pos and a in src[1]
-                    and (self.home_zone_mode or not (tg >> b) & 1)):
-                # the movable pieces and their lanes (Movement._sources) follow the piece: it
-                # keeps its lane (one that gets home in reading "locked" leaves the list: redone)
-                srcs = src[1][:]
-                j = srcs.index(a)
-                srcs[j] = b
-                off = self.geo.LS * j                 # lane j starts at bit off
-                self._src_memo[p] = (new, srcs, src[2] ^ (1 << (a + off)) ^ (1 << (b + off)))
-            if (tg >> b) & 1 and not (tg >> a) & 1:
-                if not any(self.home):
-                    self.count("first_home", self.total_turns)
-                if not self.home[p]:
-                    self.count(FH[p], self.turns_taken[p])
-                self.home[p] += 1
-                self.fire("V11")
+            self._move_piece(p, a, b)
             self._end_turn()
         elif kind == BUILD:
             self._build(a)
@@ -241,6 +217,83 @@ class ZombiesVsVampires(PositionChecks):
                 self.face_text = f"size die {self.steps}"
         else:  # pragma: no cover
             raise ValueError(move)
+
+    def _move_piece(self, p: int, a: int, b: int) -> None:
+        """Seat p's piece on a goes to b (V4), and gets home if b is in its far zone (V11)."""
+        pos = self.pos[p]
+        i = pos.index(a)
+        self.pos[p] = new = pos[:i] + (b,) + pos[i + 1:]
+        mv = (1 << a) | (1 << b)
+        self.occ_by[p] ^= mv
+        self.occ ^= mv
+        self.fire("V4")
+        tg = self.target_mask[p]
+        src = self._src_memo[p]
+        if (src is not None and src[0] is pos and a in src[1]
+                and (self.home_zone_mode or not (tg >> b) & 1)):
+            # the movable pieces and their lanes (Movement._sources) follow the piece: it
+            # keeps its lane (one that gets home in reading "locked" leaves the list: redone)
+            srcs = src[1][:]
+            j = srcs.index(a)
+            srcs[j] = b
+            off = self.geo.LS * j                 # lane j starts at bit off
+            self._src_memo[p] = (new, srcs, src[2] ^ (1 << (a + off)) ^ (1 << (b + off)))
+        if (tg >> b) & 1 and not (tg >> a) & 1:
+            if not any(self.home):
+                self.count("first_home", self.total_turns)
+            if not self.home[p]:
+                self.count(FH[p], self.turns_taken[p])
+            self.home[p] += 1
+            self.fire("V11")
+
+    def random_playout(self, rng: Rng) -> int:
+        """The core's ``random_playout`` (the whole ``legal_moves()`` list every ply, its move
+        ``rng.randbelow(len)``, played to the end) without undo records: ``_gen`` makes the
+        list ``legal_moves()`` returns and ``_apply``, the rules and turn flow of ``push``,
+        plays the move, without push's one-move check (the move was just generated here) or
+        its snapshot. The common ply, a move turn (``_gen``'s first case: the die shows a
+        move and there is no V15 re-roll), is ``_gen``'s and ``_apply``'s case written out: the
+        MOVE list, the jump statistic (``_was_jump`` without its memo, which only a legality
+        check of this very position fills and which then holds the same answer), the piece
+        moved and the next turn. The undo history is cleared and the logs of fired rules and
+        counters, which only ``pop`` reads, are dropped; position, RNG, ply, ``rules_fired``
+        and the counters end as the push loop leaves them (tests/test_zvv_playout.py)."""
+        self._undo.clear()
+        self.move_stack.clear()
+        gen = self._gen
+        apply = self._apply
+        pick = rng.randbelow
+        move_moves = self._move_moves
+        needs_jump = self._needs_jump
+        move_piece = self._move_piece
+        end_turn = self._end_turn
+        common = not self.v15_reroll
+        n = 0
+        while self._outcome is None:
+            n += 1
+            if common and self.phase == PH_ACT and self.face == F_MOVE:
+                p = self.turn
+                k = self.steps
+                moves = move_moves(p, k)                                      # V4
+                if moves:
+                    move = moves[pick(len(moves))]
+                    a = move >> 12 & 0xFFF
+                    b = move & 0xFFF
+                    if needs_jump(p, a, b, k):
+                        self.count("jumps")
+                    move_piece(p, a, b)
+                    end_turn()
+                    continue
+                moves.append(PASS << 24)                                      # V14
+            else:
+                moves = gen()
+            apply(moves[pick(len(moves))])
+        self.ply += n
+        self._legal_memo = None
+        self._cache = None
+        self._fire_log = []
+        self._count_log = []
+        return n
 
     def _was_jump(self, p: int, a: int, b: int) -> bool:
         """Statistics: the move a>b could not have been made by walking alone (it needed at

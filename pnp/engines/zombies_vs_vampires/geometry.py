@@ -78,12 +78,17 @@ class Geometry:
         self.lane_full = (1 << self.LS) - 1
         pieces = max(len(sq) for sq in self.zone_squares)     # V1: one piece a zone square
         self.REP = [sum(1 << (i * self.LS) for i in range(m)) for m in range(pieces + 1)]
+        self.board_rep = [self.board * r for r in self.REP]     # the board in m lanes
         self.POS = _byte_positions(self.lane_bytes)
-        # the move generator's tables (movement.py): per source square, a list indexed by
-        # byte index << 8 | byte of its lane: the MOVE moves to that byte's squares (None until
-        # met; a list, not a dict: indexing is the decoder's inner step). Made for a square
-        # when it is first a source (25 x 256 slots, 51 KB), filled as bytes are met
-        self.piece_bytes: list[list[tuple[int, ...] | None] | None] = [None] * self.LS
+        # the move generator's tables (movement.py): per source square, per byte index of its
+        # lane, a list indexed by the byte: the MOVE moves to that byte's squares (None until
+        # met; lists, not dicts: indexing is the decoder's inner step, and two subscripts make
+        # no key int, where byte index << 8 | byte made two a byte). Made for a square when it
+        # is first a source (25 x 256 slots, 51 KB), filled as bytes are met, from the
+        # square's move ints (``piece_moves``: one int object per move s>t, made once, so a
+        # part is a tuple of ints that already exist and the parts of one square share them)
+        self.piece_bytes: list[list[list[tuple[int, ...] | None]] | None] = [None] * self.LS
+        self.piece_moves: list[tuple[int, ...]] = [()] * self.LS
         self.lane_range = range(self.lane_bytes)
         self._wall_candidates()
         self.nbytes_full = (W * (N + 2) + 7) // 8
@@ -157,20 +162,21 @@ class Geometry:
                                      for o in (0, 1))
                             for L in (1, 2, 3)}
 
-    def piece_table(self, s: int) -> list[tuple[int, ...] | None]:
-        """The (empty) decoding table of source square s (``piece_bytes``)."""
-        table = self.piece_bytes[s] = [None] * (self.lane_bytes << 8)
-        return table
+    def lanes(self, x: int, m: int = 0) -> int:
+        """The squares of ``x`` (a set of one lane: only its low ``LS`` bits are read) in m
+        lanes, every lane a seat may need by default: ``x * REP[m]``, made by repeating x's
+        bytes (a multiplication by REP costs several times more)."""
+        lb = self.lane_bytes
+        return int.from_bytes((x & self.lane_full).to_bytes(lb, "little") * (m or len(self.REP) - 1),
+                              "little")
 
-    def piece_part(self, s: int, key: int) -> tuple[int, ...]:
-        """The MOVE moves from s to the squares of one byte of its lane (``key`` = byte index
-        << 8 | byte), ascending; remembered in s's table."""
+    def piece_table(self, s: int) -> list[list[tuple[int, ...] | None]]:
+        """The (empty) decoding table of source square s (``piece_bytes``) and its move ints
+        (``piece_moves``: the MOVE move s>t at index t)."""
         base = MOVE << 24 | s << 12
-        got = tuple([base | t for t in self.POS[key >> 8][key & 255]])
-        table = self.piece_bytes[s]
-        assert table is not None
-        table[key] = got
-        return got
+        self.piece_moves[s] = tuple([base | t for t in range(self.LS)])
+        table = self.piece_bytes[s] = [[None] * 256 for _ in range(self.lane_bytes)]
+        return table
 
     def _build_part(self, L: int, o: int, j: int, byte: int) -> tuple[int, ...]:
         """The BUILD moves of the walls of size L and orientation o starting on the squares of

@@ -30,20 +30,21 @@ class Movement(Walls):
         self._wm = (EB, NB, masks)
         return masks
 
-    def _lane_masks(self, m: int) -> tuple[int, int, int, int]:
-        """The open sides cut to one lane and repeated in m lanes (cached until the walls
-        change)."""
+    def _lane_masks(self) -> tuple[int, int, int, int]:
+        """The open sides cut to one lane and repeated in as many lanes as a seat has pieces
+        (cached until the walls change). A seat with fewer movable pieces uses the same masks:
+        its BFS ANDs them with sets of fewer lanes, and an AND is as long as its shorter
+        operand (a cache per lane count was redone on most move turns, the seats to move in
+        turn having different counts)."""
         lm = self._lm
         EB = self.EB
         NB = self.NB
-        if lm is not None and lm[0] == EB and lm[1] == NB and lm[2] == m:
-            return lm[3]
-        g = self.geo
-        REP = g.REP[m]
-        lane = g.lane_full
+        if lm is not None and lm[0] == EB and lm[1] == NB:
+            return lm[2]
+        lanes = self.geo.lanes
         nE, nW, nN, nS = self._wall_masks()
-        masks = ((nE & lane) * REP, (nW & lane) * REP, (nN & lane) * REP, (nS & lane) * REP)
-        self._lm = (EB, NB, m, masks)
+        masks = (lanes(nE), lanes(nW), lanes(nN), lanes(nS))
+        self._lm = (EB, NB, masks)
         return masks
 
     def _home_set(self) -> int:
@@ -55,7 +56,7 @@ class Movement(Walls):
     def _jumpable(self, occ: int) -> int:
         """V6: the pieces of ``occ`` that may be jumped over (option jump_home: also the pieces
         safe in their far zone)."""
-        return occ if self.options["jump_home"] else occ & ~self._home_set()
+        return occ if self.jump_home else occ & ~self._home_set()
 
     def movable(self, p: int) -> list[int]:
         """Pieces of p that may move (V11: home pieces only in the "zone" reading; in variant
@@ -101,7 +102,7 @@ class Movement(Walls):
         m = len(srcs)
         if not m:
             return srcs, 0
-        return srcs, self._bfs(p, origins, self.geo.REP[m], self._lane_masks(m), k, True)
+        return srcs, self._bfs(p, origins, self.geo.REP[m], self._lane_masks(), k, True)
 
     def _reach(self, p: int, s: int, k: int, jumps: bool = True) -> int:
         """Squares the piece of seat p on s can end on with up to k steps (V4-V6, V11);
@@ -111,7 +112,8 @@ class Movement(Walls):
     def _needs_jump(self, p: int, a: int, b: int, k: int) -> bool:
         """The move a>b of up to k steps cannot be made by walking alone (statistics): farther
         than k squares, or not met by a walking BFS from a (stopped as soon as it meets b)."""
-        W = self.geo.W
+        g = self.geo
+        W = g.W
         ra, ca = divmod(a, W)
         rb, cb = divmod(b, W)
         if abs(ra - rb) + abs(ca - cb) > k:
@@ -119,7 +121,7 @@ class Movement(Walls):
         if self.keep_in[p]:                     # V11 home-zone: the zone rule of steps.reach
             return not (self._reach(p, a, k, jumps=False) >> b) & 1
         nE, nW, nN, nS = self._wall_masks()
-        free = self.geo.board & ~self.occ       # a's own square is never a destination
+        free = g.board & ~self.occ              # a's own square is never a destination
         front = 1 << a
         tb = 1 << b
         for _ in range(k):                      # steps.reach without jumps, walked by hand
@@ -146,12 +148,17 @@ class Movement(Walls):
             self._gen_reach = (srcs, 0)
             return []
         g = self.geo
-        REP = g.REP[m]
-        nE, nW, nN, nS = self._lane_masks(m)
+        lb = g.lane_bytes
+        nE, nW, nN, nS = self._lane_masks()
         occ = self.occ
-        lanes = reach(origins, ((g.board & ~occ) * REP) | origins,
-                      (self._jumpable(occ) * REP) & ~origins, nE, nW, nN, nS, g.W,
-                      self.keep_in[p] * REP, k)
+        # the pieces in every lane, the lane's own piece taken out (its square is vacated for
+        # its move, V5/V6): the jumpable pieces and, against the board, the empty squares
+        # (Geometry.lanes written out: occ's bytes repeated, cheaper than occ * REP)
+        others = int.from_bytes(occ.to_bytes(lb, "little") * m, "little") ^ origins
+        jo = others if self.jump_home else (self._jumpable(occ) * g.REP[m]) & ~origins
+        zone = self.keep_in[p]
+        lanes = reach(origins, g.board_rep[m] ^ others, jo, nE, nW, nN, nS, g.W,
+                      zone * g.REP[m] if zone else 0, k)
         self._gen_reach = (srcs, lanes)         # for the direct check of the move picked
         if not lanes:
             return []
@@ -159,20 +166,20 @@ class Movement(Walls):
         # moves from a table per source square (filled as bytes are met). A memo of whole
         # reaches was dropped: a third of the reaches of random play were met before (measured,
         # any memo size), and keeping it cost what it saved
-        lb = g.lane_bytes
-        raw = lanes.to_bytes(lb * len(srcs), "little")
+        raw = lanes.to_bytes(lb * m, "little")
         tables = g.piece_bytes
         lane = g.lane_range
+        POS = g.POS
         o = 0
         for s in srcs:
             chunk = raw[o:o + lb]
             o += lb
             table = tables[s] or g.piece_table(s)
             for j in compress(lane, chunk):
-                key = j << 8 | chunk[j]
-                part = table[key]
-                if part is None:
-                    part = g.piece_part(s, key)
+                part = table[j][chunk[j]]
+                if part is None:        # first met: made from the square's move ints, kept
+                    part = table[j][chunk[j]] = tuple(map(g.piece_moves[s].__getitem__,
+                                                          POS[j][chunk[j]]))
                 out += part
         return out
 

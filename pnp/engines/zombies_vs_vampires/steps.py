@@ -19,8 +19,7 @@ def reach(origins: int, empty: int, jo: int, nE: int, nW: int, nN: int, nS: int,
     piece of ``jo`` to the empty square beyond, with no wall in either groove. ``layers``: a
     list that gets the squares first reached at 1, 2, 3... steps (distance maps)."""
     front = origins
-    free = empty & ~origins                 # squares a step may still land on (not yet seen)
-    out = 0
+    free = start = empty & ~origins         # squares a step may still land on (not yet seen)
     if jo:                                  # a jump: over a piece of jo, both grooves open
         jE, jW, jN, jS = jo & nE, jo & nW, jo & nN, jo & nS
     for _ in range(k):
@@ -44,6 +43,5 @@ def reach(origins: int, empty: int, jo: int, nE: int, nW: int, nN: int, nS: int,
         if layers is not None:
             layers.append(nxt)
         free ^= nxt
-        out |= nxt
         front = nxt
-    return out
+    return start ^ free                     # the squares seen (one operation, not one a step)
