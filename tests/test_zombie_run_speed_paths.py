@@ -17,6 +17,7 @@ from test_movegen import random_zombie_run_position
 from pnp.engines.core import MASK64, GameState, Rng, derive_seed
 from pnp.engines.zombie_run import ZombieRun, fast_shuffle, zr_data
 from pnp.engines.zombie_run.deck import key_order
+from pnp.engines.zombie_run.picks import BLOCK, fast_pick, next_tops
 from pnp.engines.zombie_run.rules import PH_LIVING
 
 
@@ -99,6 +100,63 @@ def test_random_playout_takes_randbelows_rare_rejection():
         assert ra.state == rb.state
         seen += 1
     assert seen > 20, seen
+
+
+def test_next_tops_are_the_draws_top_bits():
+    """``next_tops``: the top 16 bits of the next draws of an ``Rng`` at that state, in order
+    (blocks of every size a playout uses and others), then the sentinel -1."""
+    r = Rng(2024)
+    for k in (1, 2, 7, BLOCK, 40):
+        for _ in range(30):
+            r.state = r.next64()                    # states spread over all 64 bits
+            check = Rng(0)
+            check.state = r.state
+            assert next_tops(r.state, k) == (*(check.next64() >> 48 for _ in range(k)), -1)
+    assert len(next_tops(0)) == BLOCK + 1
+
+
+def test_fast_pick_is_randbelow_or_declines():
+    """``fast_pick(top, n)`` (written out in the playout loop) is Lemire's index of the draw
+    ``z`` whose top 16 bits are ``top`` and draws once, or -1; it declines exactly where the
+    low bits could carry into the index or Lemire's method could reject, and on the sentinel.
+    Random draws and draws made to sit on those edges, lists of 2 to 150 moves."""
+    r = Rng(99)
+    taken = declined = 0
+    for n in range(2, 151):
+        # tops whose product with n ends on the edges: 0, n, -n, -2n and (n odd) -1, 1 - n
+        edge = [0, 1, 2, 0xFFFF, 0xFFFE]
+        if n % 2:
+            edge += [-d * pow(n, -1, 0x10000) & 0xFFFF for d in (1, n - 1)]
+        for j in range(300):
+            z = r.next64()
+            if j % 2:                               # an edge top, the low 48 bits near all ones
+                z = edge[j % len(edge)] << 48 | (z | 0xFFFFFF << 24) & (1 << 48) - 1
+            k = z * n
+            exact = k >> 64 if k & MASK64 >= n else None            # None: Rng draws again
+            got = fast_pick(z >> 48, n)
+            if got == -1:
+                declined += 1
+            else:
+                assert got == exact, (n, z)
+                taken += 1
+            low = (z >> 48) * n & 0xFFFF
+            assert (got == -1) == (low == 0 or low > 0x10000 - n - 1), (n, z)
+        assert fast_pick(-1, n) == -1
+    assert taken > 30000 and declined > 8000, (taken, declined)
+
+
+def test_random_playout_with_the_games_own_rng():
+    """The playout loop's picks and the game's own draws (deal, Z13 reshuffles) from one and
+    the same ``Rng``: the block of picks is drawn again whenever a rule drew, so the games
+    are the core loop's."""
+    for i in range(60):
+        seed = derive_seed(808, i)
+        fast = ZombieRun.new(players=3 + i % 5, seed=seed)
+        slow = ZombieRun.new(players=3 + i % 5, seed=seed)
+        assert fast.random_playout(fast.rng) == GameState.random_playout(slow, slow.rng)
+        assert fast.to_dict() == slow.to_dict(), seed
+        assert fast.rng.state == slow.rng.state
+        assert fast.rules_fired == slow.rules_fired
 
 
 class RecordingPick:

@@ -16,6 +16,7 @@ from typing import Any
 from pnp.engines.core import Outcome, Rng
 from pnp.engines.zombie_run.legality import Legality
 from pnp.engines.zombie_run.moves import DISCARD, PASS, PLAY, SPECIAL
+from pnp.engines.zombie_run.picks import GAMMA, MASK64, next_tops
 from pnp.engines.zombie_run.rules import PH_LIVING, PH_ZOMBIE, SEATS, move_fields
 from pnp.engines.zombie_run.turns import CIRCULATION, ZT
 
@@ -62,10 +63,12 @@ class Playout(Legality):
     def _random_plies(self, rng: Rng, pick: Callable[[int], int] | None = None) -> int:
         """Play to the end: at every ply the whole list of legal moves (the list
         ``legal_moves`` returns, as ``_generate`` builds it) and its move
-        ``rng.randbelow(len(list))``, written out here (the loop's costliest step after the
-        list; ``rng.state`` is kept in a local and stored before every call that may draw,
-        since a game's own ``rng`` shuffles), or ``pick(len(list))`` when given (tests record
-        the picks); returns the plies.
+        ``rng.randbelow(len(list))``, taken from a block of the next draws' top bits
+        (:mod:`.picks`: ``fast_pick`` written out; the block's end and the rare draws those
+        bits do not decide ask ``rng.randbelow`` itself, then a new block is drawn; ``rng``'s
+        state is ``base + i * GAMMA``, stored before every call that may draw and the block
+        drawn again if the call drew from ``rng``, which may be the game's own), or
+        ``pick(len(list))`` when given (tests record the picks); returns the plies.
 
         The lists: a zombie player's (Z9) read from ``PLAYS`` (a tuple, the same moves), a
         living mover's from ``MOVER`` as ``_generate``'s loops read them. The move is applied
@@ -104,9 +107,10 @@ class Playout(Legality):
                     self._iok, self._zok, self._live)
 
         p, phase, used, turns, acc, iok, zok, live = reload()
-        state = rng.state
-        step: Callable[..., None]                           # a rarer step: a method that may
-        arg: Any                                            # draw and change any field
+        base, i = rng.state, 0                              # rng's state = base + i * GAMMA
+        tops = next_tops(base)                              # the next picks' top bits
+        step: Callable[..., Any]                            # a rarer step: a method that may
+        args: tuple                                         # draw and change any field
         try:
             while True:
                 hand = hands[p]
@@ -156,26 +160,22 @@ class Playout(Legality):
                 n = len(moves)
                 if pick is not None:
                     m = moves[pick(n)]
-                elif n > 1:                                 # Rng.randbelow(n)
-                    state = z = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-                    k = (z ^ (z >> 31)) * n
-                    if k & 0xFFFFFFFFFFFFFFFF < n:          # Lemire's rare rejection: Rng's
-                        rng.state = state                   # own loop
-                        low = k & 0xFFFFFFFFFFFFFFFF
-                        least = ((1 << 64) - n) % n
-                        while low < least:
-                            k = rng.next64() * n
-                            low = k & 0xFFFFFFFFFFFFFFFF
-                        state = rng.state
-                    m = moves[k >> 64]
+                elif n > 1:                                 # Rng.randbelow(n): picks.fast_pick
+                    k = tops[i] * n
+                    if (k + n) & 0xFFFF > n:
+                        i += 1
+                        m = moves[k >> 16]
+                    else:                                   # the block used up, or the rare
+                        rng.state = (base + i * GAMMA) & MASK64     # case: Rng's own
+                        m = moves[rng.randbelow(n)]
+                        base, i = rng.state, 0
+                        tops = next_tops(base)
                 else:                                       # randbelow(1) draws nothing
                     m = moves[0]
                 plies += 1
                 kind, t, q, slot, tbit, qbit, twinbit = fields[m]
                 if kind > SPECIAL:                          # Z6, Z9 discard, pass: _apply
-                    step, arg = self._apply, m
+                    step, args = self._apply, (m,)
                 else:
                     hand.remove(t)
                     if kind == PLAY:                        # Z3 (living) / Z9 (zombie player)
@@ -221,11 +221,8 @@ class Playout(Legality):
                     if kind == SPECIAL:                     # Z11: draw a card, go on
                         if deck:
                             hands[p].append(deck.pop())
-                        else:
-                            rng.state = state
-                            self._draw(p, 1)                # Z13
-                            state = rng.state
-                        continue
+                            continue
+                        step, args = self._draw, (p, 1)     # Z13
                     elif turns < max_turns and (len(deck) > CIRCULATION or deck and
                                                 len(deck) + len(self.discard) > CIRCULATION):
                         p = self.turn = following[p]        # _begin_turn(True), no guard due
@@ -234,16 +231,20 @@ class Playout(Legality):
                         self.phase = phase = PH_LIVING if live & bit[p] else PH_ZOMBIE
                         hands[p].append(deck.pop())         # Z3 / Z9: draw a card
                         continue
-                    step, arg = self._begin_turn, True      # a guard may be due, or Z13
-                rng.state = state
-                step(arg)
-                state = rng.state
+                    else:                                   # a guard may be due, or Z13
+                        step, args = self._begin_turn, (True,)
+                rng.state = base = (base + i * GAMMA) & MASK64   # the picks drawn so far
+                tops, i = tops[i:], 0
+                step(*args)
+                if rng.state != base:                       # rng is the game's own: it drew
+                    base = rng.state
+                    tops = next_tops(base)
                 if self._outcome is not None:
                     break
                 p, phase, used, turns, acc, iok, zok, live = reload()
         finally:
             if pick is None:
-                rng.state = state
+                rng.state = (base + i * GAMMA) & MASK64
             fired = self.rules_fired
             for rule, k in (("Z3", z3), ("Z4", z4), ("Z9", z9), ("Z11", z11)):
                 if k:
