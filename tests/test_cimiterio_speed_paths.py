@@ -93,7 +93,8 @@ def test_rule_tables_are_made_once_per_option_set_and_errors_every_time(tmp_path
 def test_action_tables_are_made_for_every_pair_at_once_and_list_the_rules_moves():
     """The first legal_moves() on a board makes the action table of every pair of stops; each
     lists G1 alone, G2 alone, both (C6), the five noises (C7) and the pass (C5), in that order,
-    and its set is the same moves (the legality check)."""
+    its set is the same moves (the legality check), and move by move the stops after it (what
+    random_playout plays a Move by; None for the noises and the pass)."""
     st = Cimiterio.new(players=2, seed=3, variants="across-first")   # a board of its own
     B = st.B
     B.move_cache.clear()
@@ -101,12 +102,14 @@ def test_action_tables_are_made_for_every_pair_at_once_and_list_the_rules_moves(
     R = len(B.ring)
     assert len(B.move_cache) == R * R
     for g1, g2 in [(0, 0), (0, R - 1), (R // 2, 3), (R - 1, R - 1)]:
-        moves, legal = B.move_cache[(g1, g2)]
+        moves, legal, after = B.move_cache[(g1, g2)]
         want = ([("move", g1, t, -1, -1) for t in B.reach[g1]]
                 + [("move", -1, -1, g2, t) for t in B.reach[g2]]
                 + [("move", g1, a, g2, b) for a in B.reach[g1] for b in B.reach[g2]]
                 + [("noise", m) for m in ("1", "2", "1+2", "1,2", "2,1")] + [("pass",)])
         assert list(moves) == want and legal == frozenset(want)
+        assert list(after) == [(g1 if m[2] < 0 else m[2], g2 if m[4] < 0 else m[4])
+                               if m[0] == "move" else None for m in want]
         assert len(moves) == len(B.reach[g1]) + len(B.reach[g2]) * (1 + len(B.reach[g1])) + 6
     st.guards = (0, 5)
     assert st.legal_moves() == list(B.move_cache[(0, 5)][0])
