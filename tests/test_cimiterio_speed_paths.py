@@ -93,7 +93,8 @@ def test_rule_tables_are_made_once_per_option_set_and_errors_every_time(tmp_path
 def test_action_tables_are_made_for_every_pair_at_once_and_list_the_rules_moves():
     """The first legal_moves() on a board makes the action table of every pair of stops; each
     lists G1 alone, G2 alone, both (C6), the five noises (C7) and the pass (C5), in that order,
-    and its set is the same moves (the legality check)."""
+    its set is the same moves (the legality check), and move by move the stops after it (what
+    random_playout plays a Move by; None for the noises and the pass)."""
     st = Cimiterio.new(players=2, seed=3, variants="across-first")   # a board of its own
     B = st.B
     B.move_cache.clear()
@@ -101,12 +102,79 @@ def test_action_tables_are_made_for_every_pair_at_once_and_list_the_rules_moves(
     R = len(B.ring)
     assert len(B.move_cache) == R * R
     for g1, g2 in [(0, 0), (0, R - 1), (R // 2, 3), (R - 1, R - 1)]:
-        moves, legal = B.move_cache[(g1, g2)]
+        moves, legal, after = B.move_cache[(g1, g2)]
         want = ([("move", g1, t, -1, -1) for t in B.reach[g1]]
                 + [("move", -1, -1, g2, t) for t in B.reach[g2]]
                 + [("move", g1, a, g2, b) for a in B.reach[g1] for b in B.reach[g2]]
                 + [("noise", m) for m in ("1", "2", "1+2", "1,2", "2,1")] + [("pass",)])
         assert list(moves) == want and legal == frozenset(want)
+        assert list(after) == [(g1 if m[2] < 0 else m[2], g2 if m[4] < 0 else m[4])
+                               if m[0] == "move" else None for m in want]
         assert len(moves) == len(B.reach[g1]) + len(B.reach[g2]) * (1 + len(B.reach[g1])) + 6
     st.guards = (0, 5)
     assert st.legal_moves() == list(B.move_cache[(0, 5)][0])
+
+
+class StepByStep(Cimiterio):
+    """Cimiterio with every walk made step by step (``_walk_steps``, the definition) and every
+    wave by the one generic loop: no walk tables (Board.gate_walk, Board.pull_walk), no
+    gate-wave loop; C19's chosen group taken out of the wave and moved by ``_move_entry``."""
+
+    def _walk(self, stack, cell, stop, steps):
+        w = self.wave
+        capture = stop >= 0 or (self._bell_captures and w is not None and w[0] == "C19")
+        self._walk_steps(stack, cell, stop, steps, capture)
+
+    def _play_gate_wave(self, rule, first=-1):
+        assert first >= 0 and self.wave is not None     # only the C19 choice comes here
+        entries = self.wave[1]
+        self.wave = (rule, tuple([e for e in entries if e[0] != first]))
+        self._move_entry((first, -1, 0))
+        return True
+
+    def _play_wave(self):
+        gd = self.B.gate_dist_at
+        while self.result is None:
+            if self.wave is None:
+                return True
+            rule, entries = self.wave
+            if not entries:
+                self.wave = None
+                return True
+            e = entries[0]
+            c, g, part = e
+            if g < 0:
+                if len(entries) > 1 and gd[entries[1][0]] == gd[c] and self._order_choice:
+                    self.pending = ("order", tuple([x[0] for x in entries if gd[x[0]] == gd[c]]))
+                    return False
+            elif (self._personal >= 0 and part == 0 and self.turn == self._personal_owner
+                  and self._personal in self.stacks.get(c, ())):
+                self.pending = ("personal", e)
+                return False
+            self.wave = (rule, entries[1:])
+            self._move_entry(e)
+        return True
+
+
+@pytest.mark.parametrize("variants,options", CONFIGS,
+                         ids=[f"{v}-{'-'.join(map(str, o.values()))}" for v, o in CONFIGS])
+def test_walk_tables_and_gate_waves_are_the_step_by_step_walk(variants, options):
+    """The walks read from the board's tables and the waves toward the gate played in their own
+    loop reach the states the step-by-step walk and the generic wave loop reach: the same games
+    move for move (the push loop on both, so every move is compared), fired rules and stats."""
+    compared = 0
+    for i in range(16):
+        seed = derive_seed(99, i)
+        players = 1 + i % 4
+        fast = Cimiterio.new(players=players, seed=seed, variants=variants, options=options)
+        slow = StepByStep.new(players=players, seed=seed, variants=variants, options=options)
+        assert fast.to_dict() == slow.to_dict()
+        if push_loop(slow, Rng(seed)) is None:
+            continue
+        assert push_loop(fast, Rng(seed)) is not None
+        assert fast.move_stack == slow.move_stack, (variants, options, seed)
+        assert fast.to_dict() == slow.to_dict()
+        assert list(fast.rules_fired.items()) == list(slow.rules_fired.items())
+        assert fast.stats() == slow.stats()
+        compared += 1
+    assert compared >= 6, compared

@@ -23,9 +23,11 @@ PERSONAL_CHOICES = (0, 1, 2, 3)                 # C24: keep it in its group, or 
 PERSONAL_MOVES = tuple(("personal", n) for n in PERSONAL_CHOICES)
 
 
-def action_table(B: Board, guards: tuple) -> tuple[tuple, frozenset]:
+def action_table(B: Board, guards: tuple) -> tuple[tuple, frozenset, tuple]:
     """Every action-card move for guardians on ``guards`` (C5, C6, C7), as a tuple (the order
-    ``legal_moves`` lists them in) and as a set (the legality check). The first call on a
+    ``legal_moves`` lists them in), as a set (the legality check) and, move by move, the
+    guardians' stops after it (None for a noise or the pass: only a Move moves them, C6), which
+    ``random_playout`` reads by the index it picked instead of working them out. The first call on a
     board makes them for every pair of stops at once (``_fill_action_tables``): a game's
     guardians wander over most pairs, and a table made mid-game costs that game's time."""
     got = B.move_cache.get(guards)
@@ -51,13 +53,19 @@ def _alone(B: Board, g: int, first: bool) -> tuple:
     return tuple([("move", -1, -1, g, t) for t in B.reach[g]])
 
 
-def _pair_table(B: Board, g1: int, g2: int, one: tuple, two: tuple) -> tuple[tuple, frozenset]:
+def _pair_table(B: Board, g1: int, g2: int, one: tuple, two: tuple,
+                pairs: dict | None = None) -> tuple[tuple, frozenset, tuple]:
     """The action moves for G1 on ``g1`` and G2 on ``g2``: G1 alone (``one``), G2 alone
-    (``two``), both, the noises, the pass."""
-    r2 = B.reach[g2]
-    both = tuple([("move", g1, t1, g2, t2) for t1 in B.reach[g1] for t2 in r2])
+    (``two``), both, the noises, the pass; with the stops after each (as tuples of ``pairs``,
+    shared by the tables, when given)."""
+    r1, r2 = B.reach[g1], B.reach[g2]
+    both = tuple([("move", g1, t1, g2, t2) for t1 in r1 for t2 in r2])
     moves = one + two + both + ACTION_TAIL
-    return moves, frozenset(moves)
+    after = ([(t1, g2) for t1 in r1] + [(g1, t2) for t2 in r2]
+             + [(t1, t2) for t1 in r1 for t2 in r2])
+    if pairs is not None:
+        after = [pairs.get(p, p) for p in after]
+    return moves, frozenset(moves), tuple(after) + (None,) * len(ACTION_TAIL)
 
 
 def _fill_action_tables(B: Board) -> None:
@@ -67,9 +75,10 @@ def _fill_action_tables(B: Board) -> None:
     ones = [_alone(B, g, True) for g in stops]
     twos = [_alone(B, g, False) for g in stops]
     cache = B.move_cache
-    for g1 in stops:
-        for g2 in stops:
-            cache[(g1, g2)] = _pair_table(B, g1, g2, ones[g1], twos[g2])
+    pairs = {(g1, g2): (g1, g2) for g1 in stops for g2 in stops}
+    for pair in pairs:
+        g1, g2 = pair
+        cache[pair] = _pair_table(B, g1, g2, ones[g1], twos[g2], pairs)
 
 
 def action_set(B: Board, guards: tuple) -> frozenset:
@@ -88,11 +97,11 @@ class Actions(Turns):
         p = self.pending
         if p is None:
             B = self.B
-            moves, self._legal_memo = (B.move_cache.get(self.guards)
-                                       or action_table(B, self.guards))
+            moves, self._legal_memo, _ = (B.move_cache.get(self.guards)
+                                          or action_table(B, self.guards))
             return list(moves)
         if p[0] == "order":
-            got = tuple([("first", c) for c in p[1]])
+            got = tuple(map(self.B.first_move.__getitem__, p[1]))
         else:
             got = PERSONAL_MOVES
         self._legal_memo = got
@@ -154,6 +163,7 @@ class Actions(Turns):
     def _apply(self, move) -> None:
         kind = move[0]
         if kind == "move":          # C6 (the commonest move first: most of the list)
+            # (random_playout plays a Move the same way, with the stops after it from the table)
             self.si = si = self.si + 1
             self.fire("C6")
             t1 = move[2]
@@ -166,11 +176,10 @@ class Actions(Turns):
         elif kind == "first":
             assert self.wave is not None
             self.pending = None
-            rule, entries = self.wave
-            cell = move[1]
             self.fire("C19")
-            self.wave = (rule, tuple([e for e in entries if e[0] != cell]))
-            self._move_entry((cell, -1, 0))
+            # C19: the chosen group moves first, then the wave goes on (_run below finds it
+            # done, or the next choice pending)
+            self._play_gate_wave(self.wave[0], move[1])
         elif kind == "noise":
             self.si += 1
             self.fire("C7")

@@ -11,13 +11,18 @@ from collections.abc import Iterator
 
 from pnp.engines.core import RecordError
 
+# how a group's walk ends when it captures nothing (Board._way): its steps are used up (or the
+# way toward the gate is blocked), it attacks the gate (C13), it stands next to the gate from the
+# start, the noise's line ends before its steps do (C8)
+WALK_ENDS, WALK_ATTACKS, WALK_AT_GATE, WALK_BLOCKED = range(4)
+
 
 class Board:
     """Map tables read from the pack's ``map`` collection (``grid``, ``avenues``,
     ``guardian_start``); ``max_stops`` is the action cards' limit (C6)."""
 
     def __init__(self, mp: dict, max_stops: int, metric: str = "bfs", step: str = "down-first",
-                 pull: int = 2):
+                 pull: int = 2, movement: int = 2):
         rows = [ln.strip() for ln in mp["grid"].strip("\n").splitlines()]
         rows = [ln[1:-1] if ln.startswith('"') and ln.endswith('"') else ln for ln in rows]
         self.H = H = len(rows)
@@ -31,6 +36,7 @@ class Board:
 
         self.ch = ch
         self.pull = pull
+        self.movement = movement
         self.gap = [ch(c) in ".P" or "a" <= ch(c) <= "h" for c in range(n)]
         self.slots = tuple(c for c in range(n) if ch(c) == "T")           # C1, reading order
         self.spots = {ch(c): c for c in range(n) if "a" <= ch(c) <= "h"}  # C17
@@ -53,16 +59,32 @@ class Board:
         # walk's inner loop (an index instead of a dict.get call per step)
         self.line_step = [[nxt.get(c) for c in range(n)] for nxt in self.line_next]
         self.gate_step = [self.gate_next.get(c) for c in range(n)]
+        # per tomb slot: the gap cells orthogonally next to it (C9: a leader standing on one of
+        # them is captured), the other side of tomb_adj; empty for a cell that is no slot
+        near: list[set[int]] = [set() for _ in range(n)]
+        for c in range(n):
+            for t in self.tomb_adj[c]:
+                near[t].add(c)
+        self.tomb_near = [frozenset(s) for s in near]
+        # a group's whole walk when nothing is captured on it, per start cell (see ``_way``):
+        # toward the gate with the events' ``movement`` (C16, C19) and toward each stop with
+        # the noise's ``pull`` (C8; None off the stop's line)
+        self.gate_walk = [self._way(c, self.gate_step, movement, self.gate_adj, WALK_ENDS)
+                          for c in range(n)]
+        self.pull_walk = [[self._way(c, steps, pull, frozenset(), WALK_BLOCKED) if c in nxt else None
+                           for c in range(n)]
+                          for steps, nxt in zip(self.line_step, self.line_next)]
         # the wave entries (cell, guardian, 0) of a whole group, one shared tuple per cell and
         # mover (-1: toward the gate, 0/1: toward a guardian), so a wave's list is made by C-level
         # indexing instead of a new tuple per group (pnp.engines.cimiterio.movement)
         self.gate_entry = [(c, -1, 0) for c in range(n)]
         self.guard_entry = ([(c, 0, 0) for c in range(n)], [(c, 1, 0) for c in range(n)])
+        self.first_move = [("first", c) for c in range(n)]      # C19's choices, shared the same way
         self.avenues = {a["id"]: self._avenue(a["axis"], a["index"]) for a in mp["avenues"]}
         self.avenue_sets = {k: frozenset(v) for k, v in self.avenues.items()}
         self.guardian_start = tuple(self.ring_index[r * W + c] for r, c in mp["guardian_start"])
         # legal action moves per guardian pair, filled by pnp.engines.cimiterio.actions
-        self.move_cache: dict[tuple, tuple[tuple, frozenset]] = {}
+        self.move_cache: dict[tuple, tuple[tuple, frozenset, tuple]] = {}
 
     def _ring(self, max_stops: int) -> None:
         """C3/C6: the ring of guardian stops, clockwise from the top-left stop, and the stops
@@ -181,6 +203,34 @@ class Board:
                     best = d
                     break
             self.gate_next[c] = best
+
+    @staticmethod
+    def _way(cell: int, nexts: list, steps: int, gate_adj: frozenset,
+             blocked: int) -> tuple[tuple[int, ...], frozenset[int], int]:
+        """The walk of a group from ``cell`` (``steps`` cells along ``nexts``) as
+        ``movement.Movement._walk_steps`` makes it when it captures nothing: (the cells it steps
+        on in order, those and ``cell`` as a set, how it ends: WALK_ENDS, WALK_ATTACKS next to the
+        gate with a step left (C13), WALK_AT_GATE already next to it at the start (C13 attacks
+        only in the ``adjacent`` reading) or ``blocked`` when the line ends with steps left
+        (C8)). Merging with the groups on the way changes none of it (C10: it goes on with the
+        steps left)."""
+        start = cell
+        path: list[int] = []
+        while True:
+            if cell in gate_adj:
+                end = (WALK_ATTACKS if path else WALK_AT_GATE) if steps > 0 else WALK_ENDS
+                break
+            if steps <= 0:
+                end = WALK_ENDS
+                break
+            nxt = nexts[cell]
+            if nxt is None:
+                end = blocked
+                break
+            cell = nxt
+            steps -= 1
+            path.append(cell)
+        return tuple(path), frozenset([start, *path]), end
 
     @functools.cached_property
     def pull_paths(self) -> list[dict[int, tuple[int, ...]]]:

@@ -93,4 +93,4 @@ def tables(pack: str, metric: str, step: str, map_id: str = "") -> tuple[Board, 
         map_id = next(iter(maps))
     if map_id not in maps:
         raise RecordError(f"cimiterio: unknown map {map_id!r} (the pack has: {', '.join(maps)})")
-    return Board(maps[map_id], cards.max_stops, metric, step, cards.pull), cards
+    return Board(maps[map_id], cards.max_stops, metric, step, cards.pull, cards.movement), cards

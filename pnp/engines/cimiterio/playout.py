@@ -29,24 +29,44 @@ class Playout(Actions):
         # the engine reads ``rules_fired`` during a game, only ``stats()`` after it.
         fired: list[str] = []
         self.fire = fired.append            # type: ignore[method-assign,assignment]
+        fire = fired.append
         legal = self.legal_moves
         apply = self._apply
+        run = self._run
         pick = rng.randbelow
         B = self.B
         tables = B.move_cache
+        # the action table of the guardians' stops: only a Move changes them, and every Move
+        # goes through the branch below, which takes the new stops' table
+        table = tables.get(self.guards) or action_table(B, self.guards)
         n = 0
         moves: Sequence
         try:
             while self.result is None:
-                if self.pending is None:
-                    # legal_moves() at an action card, without its call and its copy: the
-                    # guardians' table itself (the same moves in the same order; nothing here
-                    # keeps or changes the list)
-                    moves = (tables.get(self.guards) or action_table(B, self.guards))[0]
-                else:
-                    moves = legal()
-                apply(moves[pick(len(moves))])
                 n += 1
+                if self.pending is not None:
+                    moves = legal()
+                    apply(moves[pick(len(moves))])
+                    continue
+                # legal_moves() at an action card, without its call and its copy: the
+                # guardians' table itself (the same moves in the same order; nothing here keeps
+                # or changes the list)
+                moves, _, after = table
+                i = pick(len(moves))
+                guards = after[i]
+                if guards is None:              # a noise (C7) or the pass (C5)
+                    apply(moves[i])
+                    continue
+                # a Move (C6) as _apply plays it, the stops after it read from the table. At an
+                # action card no wave or queue is left (_run stops there only then), so the next
+                # action card needs nothing from the turn loop.
+                self.si = si = self.si + 1
+                fire("C6")
+                self.guards = guards
+                table = tables.get(guards) or action_table(B, guards)
+                slots = self.slots
+                if si >= len(slots) or slots[si] != "A":
+                    run()
         finally:
             del self.fire
             self.rules_fired.update(fired)

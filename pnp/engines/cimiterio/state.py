@@ -67,6 +67,8 @@ class CimiterioState(GameState):
         self._personal_owner = int(o["personal_owner"])
         self._attack_any = o["attack"] != "arrive"
         self._bell_captures = bool(o["bell_capture"])
+        self._cap = o["cap"]
+        self._restless = o["restless"]
         if o["personal"] >= self.nz:
             raise RecordError(f"cimiterio: personal zombie {o['personal']} out of range")
 

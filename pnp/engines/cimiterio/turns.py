@@ -16,9 +16,7 @@ class Turns(Movement):
 
     def _run(self) -> None:
         """Advance automatically until a player decision is needed or the game ends."""
-        while self.result is None:
-            if self.pending is not None:
-                return
+        while self.result is None and self.pending is None:
             if self.wave is not None:
                 if not self._play_wave():
                     return
@@ -31,20 +29,18 @@ class Turns(Movement):
             si = self.si
             slots = self.slots
             if si >= len(slots):
-                self._next_turn()
-                continue
+                # C4: the five action cards pass to the next player, whose first slot is an
+                # action card (SLOTS)
+                self.fire("C4")
+                self.turn = (self.turn + 1) % self.players
+                self.turns += 1
+                self.slots = SLOTS
+                self.si = 0
+                return
             if slots[si] == "A":
                 return
             self.si = si + 1
             self._draw_event()
-
-    def _next_turn(self) -> None:
-        # C4: the five action cards pass to the next player
-        self.fire("C4")
-        self.turn = (self.turn + 1) % self.players
-        self.turns += 1
-        self.slots = SLOTS
-        self.si = 0
 
     def _draw_event(self) -> None:
         # C15: events drawn after the 3rd and the 5th action (and for every passed action, C5)
@@ -66,25 +62,28 @@ class Turns(Movement):
             self.ediscard = ()
             return
         self.ediscard = self.ediscard + (e,)
+        # A wave an event makes starts at once: _run draws an event only when no wave and no
+        # queued wave are left, so it would be the next one either way.
         if k == EV_NOISE:
             self.fire("C16")
-            self.queue = self.queue + (("avenue", ev[1]),)
+            self._gate_wave("C16", self.B.avenue_sets[ev[1]].intersection(self.stacks))
         elif k == EV_AWAKE:
             self._awaken(ev[1], ev[2])
         elif k == EV_QUIET:
             self.fire("C18")
         else:
             self.fire("C19")
-            self.queue = self.queue + (("bell",), ("bell",))
+            self.queue = self.queue + (("bell",),)      # the second pass, after this one
+            self._gate_wave("C19", self.stacks)
 
     def _awaken(self, cell: int, count: int) -> None:
         """C17: ``count`` zombies from the deck onto the spot ``cell`` (C25 cap, C26 restless)."""
         if self.tiebreak >= 0:
             self.fire("C23")            # C23: awakening cards are ignored in the tie-break
             return
-        room = min(len(self.zdeck), max(0, self.options["cap"] - self.awakened))
+        room = min(len(self.zdeck), max(0, self._cap - self.awakened))
         if room <= 0:
-            if self.options["restless"] and self.captured[self.turn]:
+            if self._restless and self.captured[self.turn]:
                 # C26: take them back from the current player's captured pile (latest first)
                 self.fire("C26")
                 pile = self.captured[self.turn]
@@ -94,7 +93,7 @@ class Turns(Movement):
                 return
             self.fire("C17")
             self.fire("C18")            # C17: with everybody awake it counts as all quiet
-            if self.options["cap"] < self.nz and self.awakened >= self.options["cap"]:
+            if self._cap < self.nz and self.awakened >= self._cap:
                 self.fire("C25")
             return
         self.fire("C17")
