@@ -9,6 +9,7 @@ from test_cimiterio_engine import _edit, _pack_copy
 from pnp.engines.cimiterio import Cimiterio
 from pnp.engines.cimiterio.pack_data import map_ids
 from pnp.engines.core import GameState, RecordError, Rng, derive_seed
+from pnp.engines.picks import BLOCK, GAMMA, MASK64
 
 CONFIGS = ([(None, {})] + [(v, {}) for v in Cimiterio.variants]
            + [(None, {"map": m}) for m in map_ids()]
@@ -67,6 +68,73 @@ def test_random_playout_is_the_push_loop(variants, options):
         assert fast.legal_moves() == []
         compared += 1
     assert compared >= 8, compared
+
+
+def _rng_at(state: int) -> Rng:
+    r = Rng(0)
+    r.state = state
+    return r
+
+
+def same_games(cls, key: int, games: int, pick_rng):
+    """``games`` games of ``cls`` (1-4 players, seeds derived from ``key``) played by the push
+    loop and by ``random_playout``, each picking with the Rng ``pick_rng(game)`` gives: asserts
+    the same plies, position and final state of that Rng; yields each finished push-loop game
+    and its Rng."""
+    for i in range(games):
+        seed = derive_seed(key, i)
+        fast = cls.new(players=1 + i % 4, seed=seed)
+        slow = cls.new(players=1 + i % 4, seed=seed)
+        ra, rb = pick_rng(fast), pick_rng(slow)
+        n_slow = push_loop(slow, rb)
+        if n_slow is None:
+            continue
+        assert fast.random_playout(ra) == n_slow
+        assert fast.to_dict() == slow.to_dict(), (key, seed)
+        assert ra.state == rb.state, (key, seed)
+        yield slow, rb
+
+
+@pytest.mark.parametrize("at", [0, 1, 5, BLOCK - 1, BLOCK, BLOCK + 3, 2 * BLOCK + 7])
+def test_random_playout_takes_randbelows_undecided_picks(at):
+    """The picks come from a block of the next draws' top bits (pnp.engines.picks); a draw those
+    bits do not decide goes to ``Rng.randbelow`` itself. Here the ``at``-th draw of the pick
+    generator is 0 (splitmix64 maps 0 to 0): its top bits decide nothing, and Lemire's method
+    rejects it for a list whose length is not a power of two and draws again. The playout
+    still plays the core's moves to the same state, on 1 to 4 players, and leaves the pick
+    generator where the core's loop leaves it (so a draw too many or too few anywhere fails)."""
+    start = (-GAMMA - at * GAMMA) & MASK64          # the state ``at`` draws before the output 0
+    draws = [(rng.state - start) * pow(GAMMA, -1, 1 << 64) % (1 << 64)
+             for _, rng in same_games(Cimiterio, 77, 12, lambda st: _rng_at(start))]
+    assert sum(d > at + 1 for d in draws) >= 6, draws   # the zero draw was made, and more
+
+
+class OneChoice(Cimiterio):
+    """Cimiterio whose pending choices (C8's and the event cards') offer their first move
+    only: lists of one move, which the pack's games never make but ``randbelow(1)`` (no draw)
+    must still be followed on."""
+
+    singles = 0                                     # the lists of one move made so far
+
+    def legal_moves(self):
+        moves = super().legal_moves()
+        if self.pending is None or len(moves) == 1:
+            return moves
+        OneChoice.singles += 1
+        return moves[:1]
+
+
+def test_random_playout_draws_nothing_for_a_single_move():
+    OneChoice.singles = 0
+    assert len(list(same_games(OneChoice, 31, 12, lambda st: Rng(st.seed)))) >= 8
+    assert OneChoice.singles >= 20, OneChoice.singles
+
+
+def test_random_playout_with_the_games_own_rng():
+    """Played with the game's own Rng (the one C15's rebuilt deck and C20's reshuffles draw
+    from), the picks and the rules' draws come in the push loop's order."""
+    games = list(same_games(Cimiterio, 99, 16, lambda st: st.rng))
+    assert sum("C20" in st.rules_fired for st, _ in games) >= 3
 
 
 def test_the_core_loop_is_the_playout_definition():

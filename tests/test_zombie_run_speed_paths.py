@@ -15,9 +15,9 @@ from movegen_reference import REFERENCE
 from test_movegen import random_zombie_run_position
 
 from pnp.engines.core import MASK64, GameState, Rng, derive_seed
+from pnp.engines.picks import BLOCK, fast_pick, next_tops
 from pnp.engines.zombie_run import ZombieRun, fast_shuffle, zr_data
 from pnp.engines.zombie_run.deck import key_order
-from pnp.engines.zombie_run.picks import BLOCK, fast_pick, next_tops
 from pnp.engines.zombie_run.rules import PH_LIVING
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from pnp.engines.cimiterio.actions import Actions, action_table
 from pnp.engines.core import Rng
+from pnp.engines.picks import GAMMA, MASK64, next_tops
 
 
 class Playout(Actions):
@@ -33,7 +34,14 @@ class Playout(Actions):
         legal = self.legal_moves
         apply = self._apply
         run = self._run
-        pick = rng.randbelow
+        # the picks: Rng.randbelow(len(moves)) read from a block of the next draws' top bits
+        # (pnp.engines.picks: fast_pick written out; the block's end and the rare draws those
+        # bits do not decide ask rng.randbelow itself, then a new block is drawn). rng's state
+        # is base + j * GAMMA. The rules draw from the game's own Rng (C20's reshuffles), so
+        # when that is rng itself every pick is rng.randbelow's, in turn with the rules' draws.
+        pick = rng.randbelow if rng is self.rng else None
+        base, j = rng.state, 0
+        tops = next_tops(base)
         B = self.B
         tables = B.move_cache
         # the action table of the guardians' stops: only a Move changes them, and every Move
@@ -44,15 +52,30 @@ class Playout(Actions):
         try:
             while self.result is None:
                 n += 1
-                if self.pending is not None:
+                pending = self.pending is not None
+                if pending:
                     moves = legal()
-                    apply(moves[pick(len(moves))])
+                else:
+                    # legal_moves() at an action card, without its call and its copy: the
+                    # guardians' table itself (the same moves in the same order; nothing here
+                    # keeps or changes the list)
+                    moves, _, after = table
+                k = len(moves)
+                if pick is not None:
+                    i = pick(k)
+                elif k > 1 and ((t := tops[j] * k) + k) & 0xFFFF > k:  # randbelow: fast_pick
+                    i = t >> 16
+                    j += 1
+                else:
+                    # Rng's own randbelow: the block used up, a draw its top bits do not
+                    # decide, or a single move (randbelow(1) draws nothing; rare here)
+                    rng.state = (base + j * GAMMA) & MASK64
+                    i = rng.randbelow(k)
+                    base, j = rng.state, 0
+                    tops = next_tops(base)
+                if pending:
+                    apply(moves[i])
                     continue
-                # legal_moves() at an action card, without its call and its copy: the
-                # guardians' table itself (the same moves in the same order; nothing here keeps
-                # or changes the list)
-                moves, _, after = table
-                i = pick(len(moves))
                 guards = after[i]
                 if guards is None:              # a noise (C7) or the pass (C5)
                     apply(moves[i])
@@ -68,6 +91,8 @@ class Playout(Actions):
                 if si >= len(slots) or slots[si] != "A":
                     run()
         finally:
+            if pick is None:
+                rng.state = (base + j * GAMMA) & MASK64     # the picks drawn
             del self.fire
             self.rules_fired.update(fired)
             self.ply += n

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from pnp.engines.core import Outcome, Rng
+from pnp.engines.picks import GAMMA, MASK64, next_tops
 from pnp.engines.zombie_run.legality import Legality
 from pnp.engines.zombie_run.moves import DISCARD, PASS, PLAY, SPECIAL
-from pnp.engines.zombie_run.picks import GAMMA, MASK64, next_tops
 from pnp.engines.zombie_run.rules import PH_LIVING, PH_ZOMBIE, SEATS, move_fields
 from pnp.engines.zombie_run.turns import CIRCULATION, ZT
 
@@ -64,8 +64,8 @@ class Playout(Legality):
         """Play to the end: at every ply the whole list of legal moves (the list
         ``legal_moves`` returns, as ``_generate`` builds it) and its move
         ``rng.randbelow(len(list))``, taken from a block of the next draws' top bits
-        (:mod:`.picks`: ``fast_pick`` written out; the block's end and the rare draws those
-        bits do not decide ask ``rng.randbelow`` itself, then a new block is drawn; ``rng``'s
+        (:mod:`pnp.engines.picks`: ``fast_pick`` written out; the block's end and the rare
+        draws those bits do not decide ask ``rng.randbelow`` itself, then a new block is drawn; ``rng``'s
         state is ``base + i * GAMMA``, stored before every call that may draw and the block
         drawn again if the call drew from ``rng``, which may be the game's own), or
         ``pick(len(list))`` when given (tests record the picks); returns the plies.

@@ -1,6 +1,7 @@
-"""Zombie! Run for Your Lives!: the benchmark's pick ``Rng.randbelow(n)``, a block at a time.
+"""The benchmark's pick ``Rng.randbelow(n)``, a block at a time (Zombie Run's and Cimiterio's
+``random_playout``).
 
-``random_playout`` picks one move of every list with ``rng.randbelow(len(list))``: a splitmix64
+A playout picks one move of every list with ``rng.randbelow(len(list))``: a splitmix64
 output ``z`` (``Rng.next64``) and Lemire's ``z * n >> 64``, unless the low 64 bits of
 ``z * n`` are below ``n`` (then it draws again). Written out per pick that is a dozen
 operations on 64- to 128-bit ints, each an allocated object: about a fifth of a game's
