@@ -14,7 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pnp import components  # light: its drawing code loads when first used (pnp.components.__getattr__)
+from pnp import (
+    components,  # light: its drawing code loads when first used (pnp.components.__getattr__)
+    tuckbox,  # light too: loads when a deck has a tuck box (pnp.tuckbox.__getattr__)
+)
 from pnp.composition import ERROR, check_composition
 from pnp.errors import DataError, OutputError, PnpError, Problem, Problems, display_path
 from pnp.facecache import FaceCache
@@ -169,13 +172,13 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
 
 def plan_boxes(faces: PreparedFaces, options: BuildOptions, cache: FaceCache | None) -> TuckBoxPlan | None:
     """The tuck boxes of the pack in the build's language; None when no deck wants one (its
-    pack.yaml entry says `tuckbox: false`): then pnp.tuckbox and its drawing kit (svgwrite)
-    are not even imported, a tenth of a small build's start."""
+    pack.yaml entry says `tuckbox: false`): then pnp.tuckbox's code and its drawing kit
+    (svgwrite) are not even loaded, a tenth of a small build's start."""
     if not faces.pack.boxed_decks():
         return None
-    from pnp.tuckbox import HOME_CARD_THICKNESS_MM, plan_tuckboxes
-    return plan_tuckboxes(faces.pack, faces.lang, options.paper, card_thickness_mm=HOME_CARD_THICKNESS_MM,
-                          margin_mm=options.printer_margin_mm, faces=faces, cache=cache)
+    return tuckbox.plan_tuckboxes(faces.pack, faces.lang, options.paper,
+                                  card_thickness_mm=tuckbox.HOME_CARD_THICKNESS_MM,
+                                  margin_mm=options.printer_margin_mm, faces=faces, cache=cache)
 
 
 def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | None],
@@ -194,9 +197,8 @@ def write_documents(prepared: list[PreparedFaces], plans: list[ComponentPlan | N
         written.append(write_pdf(faces, options, folder, on_page=progress.pages if progress is not None else None,
                                  cache=cache))
         if box is not None and box.pages:
-            from pnp.tuckbox import write_tuckboxes
             target = folder / f"{faces.pack.id}-tuckboxes-{faces.lang}-{options.paper}.pdf"
-            write_tuckboxes(box, target)
+            tuckbox.write_tuckboxes(box, target)
             written.append(target)
         if options.png:
             written.extend(write_previews(faces, folder))

@@ -285,11 +285,11 @@ def test_a_rebuild_reads_unchanged_tuck_box_pages_back_and_writes_the_same_bytes
     """With the face cache a page of tuck boxes whose inputs are the same is read back, not
     sketched again (pnp.tuckbox.pagecache); a renamed deck draws its page again; every build's
     tuck-box PDF is byte for byte the one a build without the cache writes."""
-    import pnp.tuckbox
+    import pnp.tuckbox.plan
 
     drawn: list[int] = []
     page_face = pnp.tuckbox.page_face
-    monkeypatch.setattr(pnp.tuckbox, "page_face", lambda page, *rest: drawn.append(page.number) or page_face(page, *rest))
+    monkeypatch.setattr(pnp.tuckbox.plan, "page_face", lambda page, *rest: drawn.append(page.number) or page_face(page, *rest))
     boxes = "tiny/tiny-tuckboxes-en-a4.pdf"
     build(tiny_pack, tmp_path / "first")
     assert drawn == [0]
@@ -319,7 +319,7 @@ def test_a_deck_may_go_without_a_tuck_box(cimiterio, tmp_path):
 
 
 def test_a_pack_whose_decks_have_no_tuck_box_builds_without_the_tuck_box_code(tiny_pack, tmp_path):
-    """The build writes no tuck-box PDF and does not even import pnp.tuckbox or svgwrite."""
+    """The build writes no tuck-box PDF and does not even load the tuck-box code or svgwrite."""
     import subprocess
     import sys
     edit(tiny_pack / "pack.yaml", "    name: deck.main\n", "    name: deck.main\n    tuckbox: false\n")
@@ -327,7 +327,7 @@ def test_a_pack_whose_decks_have_no_tuck_box_builds_without_the_tuck_box_code(ti
     script = ("import json, sys\nimport pnp.cli\n"
               f"pnp.cli.main(['build', {str(tiny_pack)!r}, '--lang', 'en', '--out', {str(out)!r}], "
               "standalone_mode=False)\n"
-              "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('pnp.tuckbox', 'svgwrite')))))")
+              "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('pnp.tuckbox.', 'svgwrite')))))")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "[]"
