@@ -17,8 +17,9 @@ from __future__ import annotations
 import functools
 from struct import Struct
 
+from pnp.engines.core import MASK64
+
 GAMMA = 0x9E3779B97F4A7C15      # splitmix64's step (Rng.next64)
-MASK64 = (1 << 64) - 1
 BLOCK = 24                      # draws a block: a game makes 20 to 130 picks; callgrind over
                                 # the benchmark's games: 16 -> 1,405,000 instructions a game,
                                 # 24 -> 1,394,300, 32 -> 1,398,700 (a lane costs about 1,200,
