@@ -340,3 +340,6 @@ def test_tuckbox_must_be_true_or_false(tiny_pack, tmp_path):
         load_pack(tiny_pack)
     (problem,) = raised.value.problems
     assert problem.key == "decks[0].tuckbox" and problem.file.endswith("pack.yaml") and problem.line > 0
+    # the field's own check, not the loader's unknown-key report at the same place
+    assert problem.code != "schema.unknown-key"
+    assert "expected true or false" in problem.message and "'maybe'" in problem.message
