@@ -175,6 +175,29 @@ def test_a_shuffle_that_must_reject_a_draw_gives_lemires_answer(length, draw):
     assert items == _fisher_yates(b, length) and a.state == b.state
 
 
+@pytest.mark.parametrize("length, draw, z", [
+    (19, 0, 0xFFFF << 48 | 12345),            # top * n ends in 2**16 - n: not decided by the top
+    (35, 5, 1 << 40),                         # top 0: the low bits of top * n are 0
+    (35, 33, 0xFFFF << 48 | 1 << 47),         # the last draw (randbelow(2))
+    (200, 100, core.MASK64),                  # the carry edge: z * n >> 64 == n - 1
+    (200, 3, 0xFFFF << 48),
+])
+def test_a_shuffle_draw_its_top_bits_do_not_decide_gives_lemires_answer(length, draw, z):
+    """The block shuffle reads only the top 16 bits of each draw; a draw whose top bits do not
+    decide ``randbelow`` (the low 16 bits of ``top * n`` 0 or above 2**16 - n - 1) is made by
+    ``randbelow`` itself, and the shuffle goes on from the block. The state is set so that the
+    ``draw``-th draw of the shuffle is ``z``."""
+    start = (_unmix(z) - draw * 0x9E3779B97F4A7C15) & core.MASK64
+    check = Rng(0)
+    check.state = (start + draw * 0x9E3779B97F4A7C15) & core.MASK64
+    assert check.next64() == z
+    a, b = Rng(0), Rng(0)
+    a.state = b.state = start
+    items = list(range(length))
+    a.shuffle(items)
+    assert items == _fisher_yates(b, length) and a.state == b.state
+
+
 def test_derive_seed_independent_of_order():
     seeds = [derive_seed(7, i) for i in range(100)]
     assert len(set(seeds)) == 100

@@ -14,39 +14,16 @@ one draw; in the rare other case (about n in 65,536) the caller asks ``Rng.randb
 """
 from __future__ import annotations
 
-import functools
-from struct import Struct
-
-from pnp.engines.core import MASK64
+from pnp.engines.core import MASK64, PICK_BLOCK, next_tops
 
 GAMMA = 0x9E3779B97F4A7C15      # splitmix64's step (Rng.next64)
-BLOCK = 24                      # draws a block: a game makes 20 to 130 picks; callgrind over
-                                # the benchmark's games: 16 -> 1,405,000 instructions a game,
-                                # 24 -> 1,394,300, 32 -> 1,398,700 (a lane costs about 1,200,
-                                # a block 4,300 more; the lanes left at the end are lost)
-LANE = 128                      # bits a lane: a 64-bit value times a 64-bit constant fits
-
-
-@functools.cache
-def _lanes(k: int) -> tuple[int, int, int, Struct]:
-    """``next_tops``' constants for ``k`` lanes: one bit at the bottom of each lane, the steps
-    ``j * GAMMA mod 2**64`` of the draws j = 1..k, the 64-bit mask of each lane, and the Struct
-    reading bits 48..63 of each lane."""
-    ones = sum(1 << LANE * j for j in range(k))
-    steps = sum((j + 1) * GAMMA % (1 << 64) << LANE * j for j in range(k))
-    return ones, steps, MASK64 * ones, Struct("<" + "6xH8x" * k)
-
-
-def next_tops(state: int, k: int = BLOCK) -> tuple[int, ...]:
-    """The top 16 bits (``>> 48``) of the next ``k`` outputs of an ``Rng`` at ``state``, in
-    order, then -1 (a sentinel that ``fast_pick`` refuses: the caller's sign that the block is
-    used up). Each lane runs ``Rng.next64``'s steps; the last xor-shift (``z ^ z >> 31``) leaves
-    bits 48..63 as they are, and the lanes' bits above 64 are never read, so neither is done."""
-    ones, steps, lanes, tops = _lanes(k)
-    z = (state * ones + steps) & lanes                      # the states state + j * GAMMA
-    z = ((z ^ z >> 30) & lanes) * 0xBF58476D1CE4E5B9 & lanes
-    z = ((z ^ z >> 27) & lanes) * 0x94D049BB133111EB
-    return (*tops.unpack(z.to_bytes(LANE // 8 * k, "little")), -1)   # a lane holds its product
+BLOCK = PICK_BLOCK              # draws a block (next_tops' default): a game makes 20 to 130
+                                # picks; callgrind over the benchmark's games: 16 -> 1,405,000
+                                # instructions a Zombie Run game, 24 -> 1,394,300, 32 ->
+                                # 1,398,700 (a lane costs about 1,200, a block 4,300 more; the
+                                # lanes left at the end are lost)
+__all__ = ["BLOCK", "GAMMA", "MASK64", "fast_pick", "next_tops"]   # next_tops: core's, shared
+                                                                    # with Rng.shuffle
 
 
 def fast_pick(top: int, n: int) -> int:
