@@ -35,8 +35,9 @@ class Playout(Actions):
         apply = self._apply
         run = self._run
         # the picks: Rng.randbelow(len(moves)) read from a block of the next draws' top bits
-        # (pnp.engines.picks: fast_pick written out; the block's end and the rare draws those
-        # bits do not decide ask rng.randbelow itself, then a new block is drawn). rng's state
+        # (pnp.engines.picks: fast_pick written out; at the block's end the next block is
+        # drawn; the rare draws their top bits do not decide ask rng.randbelow itself, then a
+        # new block is drawn). rng's state
         # is base + j * GAMMA. The rules draw from the game's own Rng (C20's reshuffles), so
         # when that is rng itself every pick is rng.randbelow's, in turn with the rules' draws.
         pick = rng.randbelow if rng is self.rng else None
@@ -67,12 +68,18 @@ class Playout(Actions):
                     i = t >> 16
                     j += 1
                 else:
-                    # Rng's own randbelow: the block used up, a draw its top bits do not
-                    # decide, or a single move (randbelow(1) draws nothing; rare here)
                     rng.state = (base + j * GAMMA) & MASK64
-                    i = rng.randbelow(k)
-                    base, j = rng.state, 0
-                    tops = next_tops(base)
+                    if tops[j] < 0 and k > 1 and (
+                            (t := (tops := next_tops(rng.state))[0] * k) + k) & 0xFFFF > k:
+                        # the block used up: the next block's first draw, as above
+                        i = t >> 16
+                        base, j = rng.state, 1
+                    else:
+                        # Rng's own randbelow: a draw its top bits do not decide, or a
+                        # single move (randbelow(1) draws nothing; rare here)
+                        i = rng.randbelow(k)
+                        base, j = rng.state, 0
+                        tops = next_tops(base)
                 if pending:
                     apply(moves[i])
                     continue

@@ -64,8 +64,9 @@ class Playout(Legality):
         """Play to the end: at every ply the whole list of legal moves (the list
         ``legal_moves`` returns, as ``_generate`` builds it) and its move
         ``rng.randbelow(len(list))``, taken from a block of the next draws' top bits
-        (:mod:`pnp.engines.picks`: ``fast_pick`` written out; the block's end and the rare
-        draws those bits do not decide ask ``rng.randbelow`` itself, then a new block is drawn; ``rng``'s
+        (:mod:`pnp.engines.picks`: ``fast_pick`` written out; at the block's end the next block
+        is drawn; the rare draws their top bits do not decide ask ``rng.randbelow`` itself,
+        then a new block is drawn; ``rng``'s
         state is ``base + i * GAMMA``, stored before every call that may draw and the block
         drawn again if the call drew from ``rng``, which may be the game's own), or
         ``pick(len(list))`` when given (tests record the picks); returns the plies.
@@ -165,11 +166,16 @@ class Playout(Legality):
                     if (k + n) & 0xFFFF > n:
                         i += 1
                         m = moves[k >> 16]
-                    else:                                   # the block used up, or the rare
-                        rng.state = (base + i * GAMMA) & MASK64     # case: Rng's own
-                        m = moves[rng.randbelow(n)]
-                        base, i = rng.state, 0
-                        tops = next_tops(base)
+                    else:
+                        rng.state = base = (base + i * GAMMA) & MASK64
+                        if tops[i] < 0 and (
+                                (k := (tops := next_tops(base))[0] * n) + n) & 0xFFFF > n:
+                            i = 1                           # the block used up: the next
+                            m = moves[k >> 16]              # block's first draw, as above
+                        else:                               # the rare case: Rng's own
+                            m = moves[rng.randbelow(n)]
+                            base, i = rng.state, 0
+                            tops = next_tops(base)
                 else:                                       # randbelow(1) draws nothing
                     m = moves[0]
                 plies += 1
