@@ -20,6 +20,10 @@ build, edit = shared.build, shared.edit
 cache_dir = shared.cache_dir          # the fixture: an empty face cache for the test
 
 
+def entries(path: Path) -> dict[str, dict]:
+    return {key: json.loads(text) for key, text in pdfparts.read_entries(path).items()}
+
+
 def cards_pdf(out: Path) -> bytes:
     return (out / "tiny" / "tiny-cards-en-a4.pdf").read_bytes()
 
@@ -62,13 +66,15 @@ def test_a_damaged_parts_file_is_drawn_again_not_copied(tiny_pack, tmp_path, cac
     build(tiny_pack, tmp_path / "first")
     files = list(cache_dir.rglob(f"*{pdfparts.SUFFIX}"))
     assert len(files) == 1
-    data = json.loads(files[0].read_bytes())
-    for entry in data["entries"].values():
+    data = entries(files[0])
+    for entry in data.values():
         if damage == "stream":
             entry["stream"] = entry["stream"][:-8] + "zzzzzzzz"           # the hash no longer matches
         elif damage == "calls":
-            entry["fonts"] = [["NoSuchFont", "x", [1]]]
-    files[0].write_text("{not json" if damage == "garbage" else json.dumps(data), encoding="utf-8")
+            entry["fonts"] = [["NoSuchFont", "x", "x"]]
+    pdfparts.write_entries(files[0], data)
+    if damage == "garbage":
+        files[0].write_text(files[0].read_text().replace('"stream"', '{not json'), encoding="utf-8")
     rebuilt = build(tiny_pack, tmp_path / "rebuilt")
     assert rebuilt.reused == 0
     assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "first")
@@ -146,14 +152,13 @@ def test_a_stream_keeps_each_character_and_subset_name_once(tiny_pack, tmp_path,
     drawing did, and asking each subset's name once names it as drawing did. The tiny sheets
     print their words many times over; the entries must hold none twice, each with its code."""
     build(tiny_pack, tmp_path / "first")
-    entries = json.loads(next(cache_dir.rglob(f"*{pdfparts.SUFFIX}")).read_bytes())["entries"].values()
     split = 0
-    for entry in entries:
+    for entry in entries(next(cache_dir.rglob(f"*{pdfparts.SUFFIX}"))).values():
         fonts = [font for font, _text, _codes in entry["fonts"]]
         assert len(fonts) == len(set(fonts)), fonts
         for _font, text, codes in entry["fonts"]:
             assert len(text) == len(set(text)) == len(codes), text
-            assert all(isinstance(code, int) and code > 0 for code in codes), codes
+            assert isinstance(codes, str) and "\0" not in codes, codes
             split += 1
         names = [(font, subset) for font, subset, _answer in entry["names"]]
         assert len(names) == len(set(names)), names
@@ -168,12 +173,12 @@ def test_an_entry_whose_codes_do_not_hold_leaves_the_fonts_as_they_were(tiny_pac
     every later stream and the embedded fonts, are those of a build without the cache."""
     build(tiny_pack, tmp_path / "first")
     [kept] = cache_dir.rglob(f"*{pdfparts.SUFFIX}")
-    data = json.loads(kept.read_bytes())
-    for entry in data["entries"].values():
+    data = entries(kept)
+    for entry in data.values():
         for font in entry["fonts"]:
             font[1] += "QZXJ§¤"                                     # new to the document: coded while checking
-            font[2] += [1, 1, 1, 1, 1, 1]                           # but not these codes
-    kept.write_text(json.dumps(data), encoding="utf-8")
+            font[2] += "\x01" * 6                                   # but not these codes
+    pdfparts.write_entries(kept, data)
     rebuilt = build(tiny_pack, tmp_path / "rebuilt")
     assert rebuilt.reused == 0
     assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "first")

@@ -25,8 +25,10 @@ lookup per character: a rebuild checks ~1,200 streams.
 
 Streams whose drawing adds other objects to the document (images, transparency, gradients,
 colour spaces, a font first registered while drawing) are always drawn: their entries are not
-kept. The file is plain JSON with a format number, one per document, in the face cache folder;
-one that does not read is ignored, and every stream read back is checked against its hash.
+kept. The file is plain JSON text, a line an entry under a line with its format number
+(`read_entries`), one per document, in the face cache folder; one that does not read is
+ignored, an entry that does not parse is drawn again, and every stream read back is checked
+against its hash.
 """
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 
-FORMAT = 2               # 2: font calls as characters with their codes (_fonts_of)
+FORMAT = 2               # 2: font calls as characters with their codes (_fonts_of), a line an entry
 SUFFIX = ".parts"        # not .json: the face cache's index files are the *.json ones
 _SHEETS = Path(__file__).resolve().parent
 
@@ -139,8 +141,8 @@ def _fonts_of(calls: list[list], doc: Any) -> tuple[list[list], list[list], list
     names: list[list] = []
     versions: list[list[str]] = []
     for kind, font, arg in calls:
-        if kind == "s":
-            chars.setdefault(font, {}).update(dict.fromkeys(arg))
+        if kind == "s":                            # a no-break space is split as a space
+            chars.setdefault(font, {}).update(dict.fromkeys(arg.replace("\xa0", " ")))
         elif kind == "n":
             if not any(n[0] == font and n[1] == arg for n in names):
                 names.append([font, arg, pdfmetrics.getFont(font).getSubsetInternalName(arg, doc)])
@@ -153,10 +155,11 @@ def _fonts_of(calls: list[list], doc: Any) -> tuple[list[list], list[list], list
     return fonts, names, versions
 
 
-def _codes(assignments: dict[int, int], text: str) -> list[int]:
-    """The code each character of `text` has in a font's subsets (splitString's: a no-break space
-    is a space, a character the font lacks 0)."""
-    return [assignments.get(32 if o == 0xA0 else o, 0) for o in map(ord, text)]
+def _codes(assignments: dict[int, int], text: str) -> str:
+    """The code each character of `text` has in a font's subsets, as a string of those code
+    points (str.translate: one C loop); a character the font lacks, which has no code (splitString
+    gives it 0, always), stays itself."""
+    return text.translate(assignments)
 
 
 def _replay(entry: dict, doc: Any) -> bool:
@@ -173,17 +176,20 @@ def _replay(entry: dict, doc: Any) -> bool:
     try:
         for font_name, text, codes in fonts:
             font = pdfmetrics.getFont(font_name)
-            if not (getattr(font, "_dynamicFont", 0) and isinstance(text, str) and isinstance(codes, list)):
+            if not (getattr(font, "_dynamicFont", 0) and isinstance(text, str) and isinstance(codes, str)):
                 return _undo(undo, doc)
             state = font.state.get(doc)
-            glyphs = font.face.charToGlyph
             assigned = state.assignments if state is not None else {}
-            new = [c for c in text if (o := 32 if c == "\xa0" else ord(c)) not in assigned and o in glyphs]
-            if new:
-                undo.append((font, None if state is None else
-                             (state.assignments.copy(), [list(s) for s in state.subsets], state.nextCode)))
-                font.splitString("".join(new), doc)
-            if _codes(font.state[doc].assignments, text) != codes:
+            fresh = set(map(ord, text)).difference(assigned)     # not coded yet (usually none)
+            if fresh:
+                glyphs = font.face.charToGlyph
+                new = [c for c in text if (o := ord(c)) in fresh and (o in glyphs or o == 0xA0)]
+                if new:
+                    undo.append((font, None if state is None else
+                                 (state.assignments.copy(), [list(s) for s in state.subsets], state.nextCode)))
+                    font.splitString("".join(new), doc)
+                    assigned = font.state[doc].assignments
+            if _codes(assigned, text) != codes:
                 return _undo(undo, doc)
         naming: dict[int, str] = {}                # fonts these calls name first, as ReportLab names them
         for font_name, subset, answer in names:
@@ -283,9 +289,9 @@ class _KeptFormStream(pdfdoc.PDFStream):
 class PdfParts:
     """The reusable streams of one document (see the module doc)."""
 
-    def __init__(self, path: Path | None, entries: dict[str, Any]):
+    def __init__(self, path: Path | None, entries: dict[str, str]):
         self.path = path
-        self._read = entries                  # key -> entry, as read
+        self._read = entries                  # key -> entry, its JSON text as read (read_entries)
         self._written = 0                     # entries used or made by this build, written to _out
         self._out: Any = None                 # the next file's temporary, written as entries come
         self.error = ""                       # why it could not be written
@@ -300,32 +306,35 @@ class PdfParts:
         """The streams last kept for `document` (a name unique to the PDF: its pack and file)."""
         name = hashlib.sha256(document.encode()).hexdigest()
         path = folder / name[:2] / f"{name}{SUFFIX}"
-        entries: dict[str, Any] = {}
-        try:
-            data = json.loads(path.read_bytes())
-            if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
-                entries = data["entries"]
+        entries = read_entries(path)
+        if entries:
+            try:
                 os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order
-        except (OSError, ValueError, RecursionError):
-            pass
+            except OSError:
+                pass
         return cls(path, entries)
 
     def _key(self, canvas: Any, *parts: Any) -> str:
         if not self._context:
             self._context = _code_digest()
-        return _digest(self._context, canvas._preamble, *parts)   # noqa: SLF001
+        text = f"{self._context}\0{canvas._preamble}\0{json.dumps(parts, separators=(',', ':'))}"   # noqa: SLF001
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def _reusable(self, key: str, doc: Any) -> dict | None:
-        """The entry of `key` if its stream's bytes hold in this document now; its font calls are
-        replayed either way (what drawing it would do first)."""
-        entry = self._read.get(key)
+        """The entry of `key` if its stream's bytes hold in this document now (its font calls
+        then made, `_replay`); None otherwise, the document unchanged."""
+        text = self._read.get(key)
+        try:
+            entry = json.loads(text) if text is not None else None
+        except (ValueError, RecursionError):
+            return None
         if not isinstance(entry, dict):
             return None
         stream, filters = entry.get("stream"), entry.get("filters")
-        if (not _replay(entry, doc) or not isinstance(stream, str)
-                or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
-                or not all(isinstance(f, str) for f in filters)):
+        if (not isinstance(stream, str) or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
+                or not all(isinstance(f, str) for f in filters) or not _replay(entry, doc)):
             return None
+        entry["_text"] = text          # what _use writes again (not re-encoded)
         return entry
 
     def _keep(self, key: str, recorder: _FontCalls, obj: Any, objects: int, **extra: Any) -> None:
@@ -337,7 +346,7 @@ class PdfParts:
         fonts, names, versions = _fonts_of(recorder.calls, recorder.doc)
         self._use(key, {"fonts": fonts, "names": names, "version": versions,
                         "stream": text, "sha": _sha(text), "binary": isinstance(content, bytes),
-                           "filters": [f.pdfname for f in contents.filters or ()], **extra})
+                        "filters": [f.pdfname for f in contents.filters or ()], **extra})
 
     @staticmethod
     def _content(entry: dict) -> str | bytes:
@@ -420,9 +429,11 @@ class PdfParts:
             if self._out is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._out = open(self._temporary(), "w", encoding="utf-8")   # noqa: SIM115  (closed by save/discard)
-                self._out.write('{"format":%d,"entries":{' % FORMAT)
-            self._out.write("," if self._written else "")
-            self._out.write(json.dumps(key) + ":" + json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+                self._out.write(_HEADER)
+            text = entry.get("_text")
+            if not isinstance(text, str):
+                text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))    # one line: no indent
+            self._out.write(f"{key} {text}\n")
             self._written += 1
         except OSError as error:
             self.error = f"{self.path}: {error.strerror or error}"
@@ -445,7 +456,6 @@ class PdfParts:
         if self._out is None:
             return self.error
         try:
-            self._out.write("}}")
             self._out.close()
             self._out = None
             if self._written == len(self._read) and not self.drawn:    # the same entries: leave the file
@@ -456,6 +466,36 @@ class PdfParts:
             self.error = f"{self.path}: {error.strerror or error}"
             self.discard()
         return self.error
+
+
+_HEADER = '{"format":%d}\n' % FORMAT
+
+
+def read_entries(path: Path) -> dict[str, str]:
+    """A streams file's entries, key -> the entry's JSON text (parsed when the entry is used);
+    {} for a file that is missing or not of this FORMAT. The file is a line of JSON with its
+    format, then a line per entry: its key (64 hex digits), a space and the entry as JSON. A
+    rebuild writes the lines of the entries it reuses as they were read, without decoding and
+    encoding them again."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    lines = text.split("\n")
+    if lines[0] + "\n" != _HEADER:
+        return {}
+    entries = {}
+    for line in lines[1:]:
+        key, _, entry = line.partition(" ")
+        if len(key) == 64 and entry:
+            entries[key] = entry
+    return entries
+
+
+def write_entries(path: Path, entries: dict[str, dict]) -> None:
+    """Write `entries` (key -> entry) as read_entries reads them (tests make damaged files)."""
+    path.write_text(_HEADER + "".join(f"{key} {json.dumps(entry, ensure_ascii=False, separators=(',', ':'))}\n"
+                                      for key, entry in entries.items()), encoding="utf-8")
 
 
 def _strings(value: Any) -> bool:
