@@ -12,6 +12,7 @@ from typing import Any
 
 from pnp import facecache
 from pnp.facecache import FaceCache
+from pnp.i18n import sheet
 from pnp.i18n.direction import is_rtl
 from pnp.i18n.texts import Texts
 from pnp.pack import Card, Deck, Pack
@@ -164,6 +165,10 @@ class FaceMaker:
             self._last_card: tuple[Card | None, str] = (None, "")
             self._deck_parts: dict[str, str] = {}            # deck id -> its part of its faces' keys
             self._text_values: dict[str, str] = {}           # text key -> facecache.text_value (fixed for a build)
+            # every key a text may have in this build (the pack's and the shared sheet strings' in
+            # any language they fall back to): a card's words that are not keys skip the lookup
+            self._maybe_keys = frozenset(self.texts.own).union(*(sheet.table(lang) for lang in
+                                                                 {lang, sheet.SOURCE} if sheet.has_language(lang)))
             self._art_of: dict[str, dict[str, str]] = {}   # SVG key -> art files it draws (href -> sha256)
             self._sha_of: dict[str, str] = {}              # SVG key -> text_sha of its drawing's text
             self._static = facecache.digest(facecache.code_digest(), facecache.fonts_digest(),
@@ -249,7 +254,8 @@ class FaceMaker:
             return ""
         if self._last_card[0] is not card:
             values = [v for value in card.fields.values() for v in (value if isinstance(value, list) else [value])]
-            texts = {v: t for v in values if isinstance(v, str) and (t := self._text_value(v, "")) != ""}
+            maybe = self._maybe_keys
+            texts = {v: t for v in values if isinstance(v, str) and v in maybe and (t := self._text_value(v, "")) != ""}
             self._last_card = (card, facecache.fast_digest(card.id, card.base_id, card.kind, card.deck, card.copy,
                                                            card.quantity, card.fields, texts))
         return self._last_card[1]
