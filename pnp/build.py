@@ -375,10 +375,11 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
     target = (folder or output_dir(pack, options)) / pdf_name(pack, faces.lang, options)
     target.parent.mkdir(parents=True, exist_ok=True)
     sheet_cards = []
+    sizes = {deck.id: deck.size_pt for deck in pack.decks}
     for card, front, back in faces.cards:
-        deck = pack.deck(card.deck)
+        trim_w, trim_h = sizes[card.deck]
         sheet_cards.append(SheetCard(front=Face(front.key, front.drawing), back=Face(back.key, back.drawing),
-                                     trim_w=deck.size_pt[0], trim_h=deck.size_pt[1], label=card.id))
+                                     trim_w=trim_w, trim_h=trim_h, label=card.id))
     title = pack.texts[faces.lang].get(pack.name, pack.id)
     parts = None
     if cache is not None:

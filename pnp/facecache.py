@@ -246,9 +246,11 @@ def _str_map(value: Any) -> bool:
     return type(value) is dict and (not value or all(type(k) is str and type(v) is str for k, v in value.items()))
 
 
-def parse_face(data: Any) -> CachedFace | None:
-    """A face entry's JSON, checked field by field; None when it is not one."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+def parse_face(data: Any, index_format: int | None = None) -> CachedFace | None:
+    """A face entry's JSON, checked field by field; None when it is not one. `index_format`: the
+    format of the index the entry was read from, standing for the entry's own (an index's
+    entries hold none)."""
+    if not isinstance(data, dict) or (data.get("format") if index_format is None else index_format) != FORMAT:
         return None
     issues = data.get("issues")
     if not (isinstance(data.get("drawing"), str) and isinstance(data.get("svg"), str) and isinstance(issues, list)
@@ -319,7 +321,7 @@ class FaceCache:
         data = self._read_faces[index].get(key)
         if data is None:
             return None
-        found = parse_face({"format": FORMAT, **data}) if isinstance(data, dict) else None
+        found = parse_face(data, FORMAT) if isinstance(data, dict) else None
         if found is None:
             self.broken += 1
             return None
