@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from functools import lru_cache
@@ -350,7 +351,13 @@ class PdfParts:
 
     @staticmethod
     def _content(entry: dict) -> str | bytes:
-        return entry["stream"].encode("latin-1") if entry.get("binary") else entry["stream"]
+        """A kept stream's content as ReportLab would write it: bytes, which it writes as they are
+        (a str it encodes, each time, with its PDFDocEncoding codec, a Python charmap: ASCII
+        but for U+0018-U+001F, which that codec refuses and no ASCII85 text holds)."""
+        text = entry["stream"]
+        if entry.get("binary"):
+            return text.encode("latin-1")
+        return text.encode("ascii") if text.isascii() and not _PDFDOC_ONLY.search(text) else text
 
     # ---------------------------------------------------------------- forms
 
@@ -469,6 +476,7 @@ class PdfParts:
 
 
 _HEADER = '{"format":%d}\n' % FORMAT
+_PDFDOC_ONLY = re.compile("[\x18-\x1f]")     # ASCII characters PDFDocEncoding gives other bytes (breve...)
 
 
 def read_entries(path: Path) -> dict[str, str]:
