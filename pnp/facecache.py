@@ -15,16 +15,18 @@ template has run: the texts it looked up with `t()` and the art files it drew. T
 them with their values (texts) and content hashes (art), and a lookup whose recorded texts or art
 read differently now is a miss.
 
-One file per pack and language, plain JSON with a format number (never pickle: the cache is a
-folder anyone may write to, so reading it must not run code):
+Two files per pack and language, plain JSON text with a format number (never pickle: the cache
+is a folder anyone may write to, so reading it must not run code):
 
-    faces/<i[:2]>/<i>.json   `faces`: face key -> its drawing's id, the SVG's key, its text
-                             findings, the texts and art it read; `drawings`: drawing id -> width,
-                             height and the drawing operations of pnp.render.svgcanvas (PDF
-                             operators, text, images by href). `i` hashes what all those faces
-                             share (fonts, code, language, bleed, the pack's collections...): one
-                             file read and one written a build, not one per face (creating files
-                             was most of the cost of a first build).
+    faces/<i[:2]>/<i>.json       `faces`: face key -> its drawing's id, the SVG's key, its text
+                                 findings, the texts and art it read. `i` hashes what all those
+                                 faces share (fonts, code, language, bleed, the pack's
+                                 collections...): one file read and one written a build, not one
+                                 per face (creating files was most of the cost of a first build).
+    faces/<i[:2]>/<i>.drawings   a line per drawing: its id and its JSON text (width, height and
+                                 the drawing operations of pnp.render.svgcanvas: PDF operators,
+                                 text, images by href), kept as text until a face's PDF form is
+                                 drawn, and written again as it was read (`read_drawings`).
 
 A deck's shared back is one drawing however many cards point at it. Replaying the operations
 into the PDF is exactly what drawing the freshly compiled face does, so a build from the cache is
@@ -48,7 +50,7 @@ from typing import Any
 
 from pnp.limits import MAX_FACE_CACHE_BYTES
 
-FORMAT = 2                      # bump when an entry's layout or meaning changes
+FORMAT = 3                      # bump when an entry's layout or meaning changes (3: drawings in their own file)
 _PACKAGE = Path(__file__).resolve().parent
 # The code a face's drawing comes from: a change to any of it (in a development checkout, where
 # the version stays put) must not replay drawings the old code made.
@@ -291,6 +293,9 @@ class FaceCache:
     def _path(self, index: str) -> Path:
         return self.folder / index[:2] / f"{index}.json"
 
+    def _drawings_path(self, index: str) -> Path:
+        return self.folder / index[:2] / f"{index}{DRAWINGS}"
+
     def _load(self, index: str) -> None:
         """Read one index (a pack in a language, see the module doc) once a build; a file that
         does not parse, or is not an index, counts as empty."""
@@ -303,10 +308,11 @@ class FaceCache:
             data = json.loads(path.read_bytes())
             if not isinstance(data, dict) or data.get("format") != FORMAT:
                 raise ValueError("not an index")
-            faces, drawings = data["faces"], data["drawings"]
-            if not isinstance(faces, dict) or not isinstance(drawings, dict):
+            faces = data["faces"]
+            if not isinstance(faces, dict):
                 raise ValueError("not an index")
             os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order
+            drawings = read_drawings(self._drawings_path(index))
         except FileNotFoundError:
             faces, drawings = {}, {}
         except (OSError, ValueError, KeyError, RecursionError):
@@ -380,15 +386,20 @@ class FaceCache:
         for index, faces in self._faces.items():
             if self.unwritable or not (index in self._changed or len(faces) != len(self._read_faces[index])):
                 continue
-            drawings = {**self._read_drawings[index], **self._drawings[index]}
-            data = {"format": FORMAT, "faces": {key: entry for key, (_d, entry) in sorted(faces.items())},
-                    "drawings": {d: _text(drawings[d]) for d in sorted({d for d, _e in faces.values()})
-                                 if d in drawings}}
+            read = self._read_drawings[index]
+            drawings = {**read, **self._drawings[index]}
+            used = sorted({d for d, _e in faces.values()} & drawings.keys())
+            data = {"format": FORMAT, "faces": {key: entry for key, (_d, entry) in sorted(faces.items())}}
             try:
                 path = self._path(index)
                 path.parent.mkdir(parents=True, exist_ok=True)
+                if used != sorted(read) or any(d not in read for d in self._drawings[index]):
+                    with atomic_path(self._drawings_path(index)) as tmp, open(tmp, "w", encoding="utf-8") as out:
+                        out.write(_DRAWINGS_HEADER)
+                        for d in used:                      # the texts as read or made: not encoded again
+                            out.write(f"{d} {_text(drawings[d])}\n")
                 with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-                    write_json(out, data, ("faces", "drawings"))   # streamed, not one string
+                    write_json(out, data, ("faces",))      # streamed, not one string
             except OSError as error:
                 self.unwritable = f"{self.folder}: {error.strerror or error}"
         # what was read and drawn is in the faces now (and on disk): not kept while the PDF is written
@@ -422,6 +433,37 @@ class FaceCache:
             removed += _unlink(path)
             total -= size
         return removed
+
+
+DRAWINGS = ".drawings"
+_DRAWINGS_HEADER = '{"format":%d}\n' % FORMAT
+
+
+def read_drawings(path: Path) -> dict[str, str]:
+    """An index's drawings file: drawing id -> its JSON text, as written (each face checks the
+    text it uses against its entry's `sha`); {} when the file is missing or not of this FORMAT.
+    A line a drawing: its id, a space and its JSON text (which holds no line break). Apart from
+    the faces' entries: a rebuild parses the entries, a few hundred bytes a face, and keeps the
+    drawings as text, parsed only for a face whose PDF form is drawn again."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError):
+        raise ValueError("not a drawings file") from None
+    lines = text.split("\n")
+    if lines[0] + "\n" != _DRAWINGS_HEADER:
+        raise ValueError("not a drawings file")
+    drawings = {}
+    for line in lines[1:]:
+        drawing_id, _, drawing = line.partition(" ")
+        if drawing_id and drawing:
+            drawings[drawing_id] = drawing
+    try:
+        os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order, as its index
+    except OSError:
+        pass
+    return drawings
 
 
 def _unlink(path: Path) -> int:
