@@ -182,3 +182,23 @@ def test_an_entry_whose_codes_do_not_hold_leaves_the_fonts_as_they_were(tiny_pac
     rebuilt = build(tiny_pack, tmp_path / "rebuilt")
     assert rebuilt.reused == 0
     assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "first")
+
+
+def test_quick_formatting_writes_the_bytes_reportlab_writes(tiny_pack, tmp_path, monkeypatch):
+    """pnp.sheets.pdfformat answers pdfdoc.format and PDFName from tables while a cards PDF is
+    saved: the PDF must be ReportLab's own, byte for byte, and ReportLab's functions back after."""
+    import contextlib
+
+    from reportlab.pdfbase import pdfdoc
+
+    from pnp.sheets import pdfformat
+
+    format_, name = pdfdoc.format, pdfdoc.PDFName
+    build(tiny_pack, tmp_path / "quick", cache=False)
+    assert (pdfdoc.format, pdfdoc.PDFName) == (format_, name)
+    monkeypatch.setattr(pdfformat, "quick_format", contextlib.nullcontext)
+    build(tiny_pack, tmp_path / "plain", cache=False)
+    assert cards_pdf(tmp_path / "quick") == cards_pdf(tmp_path / "plain")
+    with pdfformat.quick_format():
+        assert pdfdoc.format(1.5, None) == b"1.5" and pdfdoc.format(-0.0, None) == b"0"
+        assert pdfdoc.PDFName("Form Xob#1") == "/Form#20Xob#231" == name("Form Xob#1")

@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp import print_constants as pc
 from pnp.i18n import sheet as sheet_text
+from pnp.sheets import pdfformat
 from pnp.sheets.impose import Rect, SheetGeometry, Slot, impose
 from pnp.sheets.info import Item, Missed, Placed, draw_placed, place_items
 from pnp.sheets.pdfcommon import (
@@ -353,7 +354,8 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                     on_page(pages_written, len(plan) * (1 if layout == "gutterfold" else 2))
             report.front_sheets += 1
             report.back_sheets += layout == "duplex"
-        save_streamed(canvas)
+        with pdfformat.quick_format():      # the same bytes, each name and number encoded once
+            save_streamed(canvas)
     return report
 
 
