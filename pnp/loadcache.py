@@ -117,44 +117,39 @@ def _refuse(value: Any) -> Any:
 
 # ------------------------------------------------------------------ checking what is read
 
-def _int(value: Any) -> bool:
-    return type(value) is int
-
-
-def _str(value: Any) -> bool:
-    return type(value) is str
-
-
-def _path_ok(value: Any) -> bool:
-    """A key path with its line at the end: [step..., line], each step a str or an int."""
-    return (type(value) is list and len(value) >= 1 and _int(value[-1])
-            and all(type(step) in (str, int) for step in value[:-1]))
-
-
-def _str_map(value: Any, values: Any = _str) -> bool:
-    return type(value) is dict and all(type(k) is str and values(v) for k, v in value.items())
+def _str_map(value: Any, kind: type = str) -> bool:
+    return type(value) is dict and all(type(k) is str and type(v) is kind for k, v in value.items())
 
 
 def parse_entry(data: Any) -> dict | None:
     """An entry's JSON checked field by field (the shapes `put` writes); None when it is not one.
-    Values (the file's, a card's fields, a reference's) are any JSON data, as the file gave them."""
-    if type(data) is not dict or data.get("format") != FORMAT:
+    Values (the file's, a card's fields, a reference's) are any JSON data, as the file gave them.
+    The entry's "lines" become the Source's map (key path tuple -> line)."""
+    if type(data) is not dict or data.get("format") != FORMAT or "value" not in data:
         return None
-    lines, cards, ids = data.get("lines"), data.get("cards"), data.get("ids")
-    texts, refs, literals, bodies = data.get("texts"), data.get("refs"), data.get("literals"), data.get("bodies")
-    if not (type(lines) is list and all(_path_ok(p) for p in lines) and "value" in data
-            and type(cards) is list
-            and all(type(c) is list and len(c) == 5 and _str(c[0]) and _str(c[1]) and _int(c[2]) and c[2] >= 1
-                    and type(c[3]) is dict and _int(c[4]) for c in cards)
-            and type(ids) is list and all(type(i) is list and len(i) == 2 and _str(i[0]) and _int(i[1]) for i in ids)
-            and type(texts) is list
-            and all(type(t) is list and len(t) == 3 and _str(t[0]) and _int(t[1]) and _str(t[2]) for t in texts)
-            and type(refs) is list
-            and all(type(r) is list and len(r) == 5 and _str(r[0]) and _int(r[2]) and _str(r[3]) and _str(r[4])
-                    for r in refs)
-            and type(literals) is list
-            and all(type(lit) is list and len(lit) == 5 and _str(lit[0]) and _str_map(lit[1]) and _int(lit[2])
-                    and _str(lit[3]) and _str_map(lit[4], _int) for lit in literals)
-            and _str_map(bodies, _int)):
+    try:
+        lines = {tuple(path[:-1]): path[-1] for path in data["lines"]}    # a step that is not hashable: TypeError
+        if not all(type(line) is int for line in lines.values()):
+            return None
+        for card_id, kind, quantity, fields, line in data["cards"]:
+            if not (type(card_id) is str and type(kind) is str and type(quantity) is int and quantity >= 1
+                    and type(fields) is dict and type(line) is int):
+                return None
+        for card_id, line in data["ids"]:
+            if not (type(card_id) is str and type(line) is int):
+                return None
+        for key, line, where in data["texts"]:
+            if not (type(key) is str and type(line) is int and type(where) is str):
+                return None
+        for _collection, _value, line, where, snippet in data["refs"]:
+            if not (type(_collection) is str and type(line) is int and type(where) is str and type(snippet) is str):
+                return None
+        for key, texts, line, where, text_lines in data["literals"]:
+            if not (type(key) is str and _str_map(texts) and type(line) is int and type(where) is str
+                    and _str_map(text_lines, int)):
+                return None
+        if not _str_map(data["bodies"], int):
+            return None
+    except (TypeError, ValueError, KeyError):          # not a list, a record of another length...
         return None
-    return data
+    return {**data, "lines": lines}

@@ -803,7 +803,7 @@ def _from_entry(entry: dict, file: Path, text: str, deck_id: str, kinds: dict[st
             or not all(record[1] in kinds and record[2] <= MAX_QUANTITY for record in records)
             or not all(kind in kinds for kind in entry["bodies"])):
         return None
-    source = Source(file, entry["value"], {tuple(path[:-1]): path[-1] for path in entry["lines"]}, text.splitlines())
+    source = Source(file, entry["value"], entry["lines"], text.splitlines())
     for card_id, line in entry["ids"]:
         reading.seen[card_id] = (file, line)
     for kind, count in entry["bodies"].items():

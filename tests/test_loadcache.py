@@ -104,7 +104,7 @@ def test_a_damaged_entry_is_ignored_and_the_file_read(two_decks, tmp_path, damag
         elif damage == "format":
             data["format"] = 99
         else:
-            data["lines"][0] = [[0, "id"], 1]                              # a path step that is a list
+            data["lines"][0] = [[0, "id"], 1] if path == files[0] else ["nowhere", "one"]   # a step that is a list, a line no number
         path.write_text(json.dumps(data), encoding="utf-8")
     cache = LoadCache(tmp_path / "c")
     pack = load_pack(str(two_decks), load_cache=cache)
