@@ -234,10 +234,23 @@ def drawing_text(data: dict) -> str:
 
 
 def text_value(texts: Any, key: str) -> str:
-    """A text as the cache compares it: its plural forms too; "\\0missing" when there is none."""
-    if key not in texts:
+    """A text as the cache compares it: its plural forms too; "\\0missing" when there is none. A
+    plain text is itself after a \\x01 (no JSON text starts so): a card's texts are looked up
+    for every face key, and encoding each was a twentieth of a one-card rebuild. `texts`: a
+    pnp.i18n.texts.Texts (one lookup, `source`), or anything with `in` and `raw`."""
+    source = getattr(texts, "source", None)
+    if source is not None:
+        found = source(key) if isinstance(key, str) else None
+        if found is None:
+            return "\0missing"
+        raw = found[0][key]
+    elif key not in texts:
         return "\0missing"
-    return json.dumps(plain(texts.raw(key)), sort_keys=True, ensure_ascii=False)
+    else:
+        raw = texts.raw(key)
+    if type(raw) is str:
+        return "\x01" + raw
+    return json.dumps(plain(raw), sort_keys=True, ensure_ascii=False)
 
 
 def _strs(value: Any) -> bool:
