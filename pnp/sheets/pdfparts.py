@@ -209,7 +209,9 @@ def _replay(entry: dict, doc: Any) -> bool:
     except (KeyError, ValueError, TypeError, IndexError):
         return _undo(undo, doc)
     for font_name, subset, _answer in names:      # every answer holds: name them as drawing would
-        pdfmetrics.getFont(font_name).getSubsetInternalName(subset, doc)
+        font = pdfmetrics.getFont(font_name)
+        if font.state[doc].internalName is None:   # (once named, asking changes nothing)
+            font.getSubsetInternalName(subset, doc)
     for keys in versions:
         doc.ensureMinPdfVersion(*keys)
     return True
@@ -318,7 +320,8 @@ class PdfParts:
     def _key(self, canvas: Any, *parts: Any) -> str:
         if not self._context:
             self._context = _code_digest()
-        text = f"{self._context}\0{canvas._preamble}\0{json.dumps(parts, separators=(',', ':'))}"   # noqa: SLF001
+        # parts are strings, numbers and lists of them: repr writes each unambiguously (exactly, floats)
+        text = f"{self._context}\0{canvas._preamble}\0{parts!r}"   # noqa: SLF001
         return hashlib.sha256(text.encode()).hexdigest()
 
     def _reusable(self, key: str, doc: Any) -> dict | None:
