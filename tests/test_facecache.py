@@ -238,3 +238,15 @@ def test_a_missing_art_file_fails_the_cached_build_as_it_fails_a_fresh_one(tmp_p
         pipeline.build([str(pack)], pipeline.BuildOptions(lang="en", out=tmp_path / "3", cache=False))
     assert str(cached.value) == str(fresh.value)
     assert "and 4 more cards" in str(fresh.value)
+
+
+def test_a_changed_text_a_card_field_names_redraws_that_card(tiny_pack, tmp_path, cache_dir):
+    """A card's `title: card.beta.title` is a text key: its text is part of the card's face keys
+    (looked up once a build, words that are no key skip the lookup), so a changed text redraws
+    the card that names it, and no other."""
+    build(tiny_pack, tmp_path / "first")
+    edit(tiny_pack / "text" / "en.yaml", "beta: {title: Beta,", "beta: {title: Better,")
+    rebuilt = build(tiny_pack, tmp_path / "rebuilt")
+    assert rebuilt.drawn == ["beta:front", "beta:back"]
+    build(tiny_pack, tmp_path / "fresh", cache=False)
+    assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "fresh")
