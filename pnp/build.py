@@ -23,6 +23,7 @@ from pnp.errors import DataError, OutputError, PnpError, Problem, Problems, disp
 from pnp.facecache import FaceCache
 from pnp.i18n import sheet as sheet_text
 from pnp.limits import MAX_FACES_PER_BUILD
+from pnp.loadcache import LoadCache
 from pnp.pack import Card, Deck, Pack, load_pack
 from pnp.preview import write_previews
 from pnp.print_constants import BLEED_MM, FLIPS, LAYOUTS, PRINTER_MARGIN_MM  # noqa: F401  (re-exported: the CLI and tests read them here)
@@ -117,7 +118,8 @@ def build(games: list[str], options: BuildOptions, progress: BuildProgress | Non
 
 def _build(games: list[str], options: BuildOptions, progress: BuildProgress | None) -> BuildResult:
     check_out_folder(options.out)
-    packs = [load_pack(game, strict=options.strict) for game in games]   # load + validate + expand
+    load_cache = LoadCache() if options.cache else None                # card files unchanged since the last build
+    packs = [load_pack(game, strict=options.strict, load_cache=load_cache) for game in games]   # load + validate + expand
     if not options.force:
         check_rules(packs)                                             # composition rules
     for pack in packs:
@@ -373,10 +375,11 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
     target = (folder or output_dir(pack, options)) / pdf_name(pack, faces.lang, options)
     target.parent.mkdir(parents=True, exist_ok=True)
     sheet_cards = []
+    sizes = {deck.id: deck.size_pt for deck in pack.decks}
     for card, front, back in faces.cards:
-        deck = pack.deck(card.deck)
+        trim_w, trim_h = sizes[card.deck]
         sheet_cards.append(SheetCard(front=Face(front.key, front.drawing), back=Face(back.key, back.drawing),
-                                     trim_w=deck.size_pt[0], trim_h=deck.size_pt[1], label=card.id))
+                                     trim_w=trim_w, trim_h=trim_h, label=card.id))
     title = pack.texts[faces.lang].get(pack.name, pack.id)
     parts = None
     if cache is not None:

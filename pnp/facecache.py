@@ -15,16 +15,18 @@ template has run: the texts it looked up with `t()` and the art files it drew. T
 them with their values (texts) and content hashes (art), and a lookup whose recorded texts or art
 read differently now is a miss.
 
-One file per pack and language, plain JSON with a format number (never pickle: the cache is a
-folder anyone may write to, so reading it must not run code):
+Two files per pack and language, plain JSON text with a format number (never pickle: the cache
+is a folder anyone may write to, so reading it must not run code):
 
-    faces/<i[:2]>/<i>.json   `faces`: face key -> its drawing's id, the SVG's key, its text
-                             findings, the texts and art it read; `drawings`: drawing id -> width,
-                             height and the drawing operations of pnp.render.svgcanvas (PDF
-                             operators, text, images by href). `i` hashes what all those faces
-                             share (fonts, code, language, bleed, the pack's collections...): one
-                             file read and one written a build, not one per face (creating files
-                             was most of the cost of a first build).
+    faces/<i[:2]>/<i>.json       `faces`: face key -> its drawing's id, the SVG's key, its text
+                                 findings, the texts and art it read. `i` hashes what all those
+                                 faces share (fonts, code, language, bleed, the pack's
+                                 collections...): one file read and one written a build, not one
+                                 per face (creating files was most of the cost of a first build).
+    faces/<i[:2]>/<i>.drawings   a line per drawing: its id and its JSON text (width, height and
+                                 the drawing operations of pnp.render.svgcanvas: PDF operators,
+                                 text, images by href), kept as text until a face's PDF form is
+                                 drawn, and written again as it was read (`read_drawings`).
 
 A deck's shared back is one drawing however many cards point at it. Replaying the operations
 into the PDF is exactly what drawing the freshly compiled face does, so a build from the cache is
@@ -48,7 +50,7 @@ from typing import Any
 
 from pnp.limits import MAX_FACE_CACHE_BYTES
 
-FORMAT = 2                      # bump when an entry's layout or meaning changes
+FORMAT = 3                      # bump when an entry's layout or meaning changes (3: drawings in their own file)
 _PACKAGE = Path(__file__).resolve().parent
 # The code a face's drawing comes from: a change to any of it (in a development checkout, where
 # the version stays put) must not replay drawings the old code made.
@@ -84,6 +86,21 @@ def plain(value: Any) -> Any:
 
 def digest(*parts: Any) -> str:
     text = json.dumps(plain(parts), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def fast_digest(*parts: Any) -> str:
+    """`digest` of data as pnp.yamlsource builds it from a file (plain str, int, float, bool,
+    None, lists, mappings; a date as its repr, as `plain` gives it): the C encoder straight
+    away, without `plain`'s walk (a face key is made of a card's fields: 950 cards, ~1,900 faces
+    a build). Not for texts (a PluralText is a str subclass whose forms the encoder would not
+    see). A mapping the encoder cannot sort (keys of several types) goes through `digest`,
+    whose result may then differ from this one's for the same parts: a key is only ever
+    compared with keys made the same way."""
+    try:
+        text = json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=repr)
+    except (TypeError, ValueError):
+        return digest(*parts)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -177,11 +194,29 @@ def write_json(out: Any, data: dict[str, Any], maps: tuple[str, ...]) -> None:
         if name not in maps:
             out.write(dumps(value))
             continue
+        pieces: list[str] = []
+        run: dict[str, Any] = {}        # items read back, written by one dumps call (less Python per item)
+        for key, item in value.items():
+            if isinstance(item, _Raw):
+                if run:
+                    pieces.append(dumps(run)[1:-1])
+                    run = {}
+                pieces.append(dumps(key) + ":" + item)
+            else:
+                run[key] = item
+                if len(run) >= _RUN:
+                    pieces.append(dumps(run)[1:-1])
+                    run = {}
+        if run:
+            pieces.append(dumps(run)[1:-1])
         out.write("{")
-        for k, (key, item) in enumerate(value.items()):
-            out.write(("," if k else "") + dumps(key) + ":" + (item if isinstance(item, _Raw) else dumps(item)))
+        for k, piece in enumerate(pieces):
+            out.write(("," if k else "") + piece)
         out.write("}")
     out.write("}")
+
+
+_RUN = 200      # items encoded at once by write_json: a few hundred kilobytes of text at most
 
 
 class _Raw(str):
@@ -199,23 +234,38 @@ def drawing_text(data: dict) -> str:
 
 
 def text_value(texts: Any, key: str) -> str:
-    """A text as the cache compares it: its plural forms too; "\\0missing" when there is none."""
-    if key not in texts:
+    """A text as the cache compares it: its plural forms too; "\\0missing" when there is none. A
+    plain text is itself after a \\x01 (no JSON text starts so): a card's texts are looked up
+    for every face key, and encoding each was a twentieth of a one-card rebuild. `texts`: a
+    pnp.i18n.texts.Texts (one lookup, `source`), or anything with `in` and `raw`."""
+    source = getattr(texts, "source", None)
+    if source is not None:
+        found = source(key) if isinstance(key, str) else None
+        if found is None:
+            return "\0missing"
+        raw = found[0][key]
+    elif key not in texts:
         return "\0missing"
-    return json.dumps(plain(texts.raw(key)), sort_keys=True, ensure_ascii=False)
+    else:
+        raw = texts.raw(key)
+    if type(raw) is str:
+        return "\x01" + raw
+    return json.dumps(plain(raw), sort_keys=True, ensure_ascii=False)
 
 
 def _strs(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return type(value) is list and (not value or all(type(v) is str for v in value))
 
 
 def _str_map(value: Any) -> bool:
-    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+    return type(value) is dict and (not value or all(type(k) is str and type(v) is str for k, v in value.items()))
 
 
-def parse_face(data: Any) -> CachedFace | None:
-    """A face entry's JSON, checked field by field; None when it is not one."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+def parse_face(data: Any, index_format: int | None = None) -> CachedFace | None:
+    """A face entry's JSON, checked field by field; None when it is not one. `index_format`: the
+    format of the index the entry was read from, standing for the entry's own (an index's
+    entries hold none)."""
+    if not isinstance(data, dict) or (data.get("format") if index_format is None else index_format) != FORMAT:
         return None
     issues = data.get("issues")
     if not (isinstance(data.get("drawing"), str) and isinstance(data.get("svg"), str) and isinstance(issues, list)
@@ -230,8 +280,10 @@ def parse_face(data: Any) -> CachedFace | None:
 
 
 def _size(value: Any) -> bool:
-    return (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in value))
+    if type(value) is not list or len(value) != 2:
+        return False
+    width, height = value
+    return type(width) in (int, float) and type(height) in (int, float) and width > 0 and height > 0
 
 
 @dataclass
@@ -254,6 +306,9 @@ class FaceCache:
     def _path(self, index: str) -> Path:
         return self.folder / index[:2] / f"{index}.json"
 
+    def _drawings_path(self, index: str) -> Path:
+        return self.folder / index[:2] / f"{index}{DRAWINGS}"
+
     def _load(self, index: str) -> None:
         """Read one index (a pack in a language, see the module doc) once a build; a file that
         does not parse, or is not an index, counts as empty."""
@@ -266,10 +321,11 @@ class FaceCache:
             data = json.loads(path.read_bytes())
             if not isinstance(data, dict) or data.get("format") != FORMAT:
                 raise ValueError("not an index")
-            faces, drawings = data["faces"], data["drawings"]
-            if not isinstance(faces, dict) or not isinstance(drawings, dict):
+            faces = data["faces"]
+            if not isinstance(faces, dict):
                 raise ValueError("not an index")
             os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order
+            drawings = read_drawings(self._drawings_path(index))
         except FileNotFoundError:
             faces, drawings = {}, {}
         except (OSError, ValueError, KeyError, RecursionError):
@@ -284,7 +340,7 @@ class FaceCache:
         data = self._read_faces[index].get(key)
         if data is None:
             return None
-        found = parse_face({"format": FORMAT, **data}) if isinstance(data, dict) else None
+        found = parse_face(data, FORMAT) if isinstance(data, dict) else None
         if found is None:
             self.broken += 1
             return None
@@ -343,15 +399,20 @@ class FaceCache:
         for index, faces in self._faces.items():
             if self.unwritable or not (index in self._changed or len(faces) != len(self._read_faces[index])):
                 continue
-            drawings = {**self._read_drawings[index], **self._drawings[index]}
-            data = {"format": FORMAT, "faces": {key: entry for key, (_d, entry) in sorted(faces.items())},
-                    "drawings": {d: _text(drawings[d]) for d in sorted({d for d, _e in faces.values()})
-                                 if d in drawings}}
+            read = self._read_drawings[index]
+            drawings = {**read, **self._drawings[index]}
+            used = sorted({d for d, _e in faces.values()} & drawings.keys())
+            data = {"format": FORMAT, "faces": {key: entry for key, (_d, entry) in sorted(faces.items())}}
             try:
                 path = self._path(index)
                 path.parent.mkdir(parents=True, exist_ok=True)
+                if used != sorted(read) or any(d not in read for d in self._drawings[index]):
+                    with atomic_path(self._drawings_path(index)) as tmp, open(tmp, "w", encoding="utf-8") as out:
+                        out.write(_DRAWINGS_HEADER)
+                        for d in used:                      # the texts as read or made: not encoded again
+                            out.write(f"{d} {_text(drawings[d])}\n")
                 with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-                    write_json(out, data, ("faces", "drawings"))   # streamed, not one string
+                    write_json(out, data, ("faces",))      # streamed, not one string
             except OSError as error:
                 self.unwritable = f"{self.folder}: {error.strerror or error}"
         # what was read and drawn is in the faces now (and on disk): not kept while the PDF is written
@@ -385,6 +446,37 @@ class FaceCache:
             removed += _unlink(path)
             total -= size
         return removed
+
+
+DRAWINGS = ".drawings"
+_DRAWINGS_HEADER = '{"format":%d}\n' % FORMAT
+
+
+def read_drawings(path: Path) -> dict[str, str]:
+    """An index's drawings file: drawing id -> its JSON text, as written (each face checks the
+    text it uses against its entry's `sha`); {} when the file is missing or not of this FORMAT.
+    A line a drawing: its id, a space and its JSON text (which holds no line break). Apart from
+    the faces' entries: a rebuild parses the entries, a few hundred bytes a face, and keeps the
+    drawings as text, parsed only for a face whose PDF form is drawn again."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError):
+        raise ValueError("not a drawings file") from None
+    lines = text.split("\n")
+    if lines[0] + "\n" != _DRAWINGS_HEADER:
+        raise ValueError("not a drawings file")
+    drawings = {}
+    for line in lines[1:]:
+        drawing_id, _, drawing = line.partition(" ")
+        if drawing_id and drawing:
+            drawings[drawing_id] = drawing
+    try:
+        os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order, as its index
+    except OSError:
+        pass
+    return drawings
 
 
 def _unlink(path: Path) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp import schema, shipped, spreadsheets
 from pnp.components.types import COMPONENT  # import-light: the schemas only, no drawing code
@@ -17,7 +17,10 @@ from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping
 from pnp.limits import MAX_CARDS, MAX_INT, MAX_PACK_FILES, MAX_PLAYERS, MAX_QUANTITY
 from pnp.text import packfonts
 from pnp.units import card_size_pt
-from pnp.yamlsource import Source, dotted, load_source
+from pnp.yamlsource import Source, dotted, load_source, parse_source, read_source_text
+
+if TYPE_CHECKING:
+    from pnp.loadcache import LoadCache
 
 DATA_DIR = shipped.data_dir()              # the shipped games, wherever pnp is installed
 TEMPLATES_DIR = shipped.templates_dir()    # the shipped templates (_base/ and the games')
@@ -149,16 +152,17 @@ def read_pack(root: Path, problems: Problems) -> Pack | None:
         return None
 
 
-def load_pack(name_or_path: str | Path, strict: bool = True) -> Pack:
+def load_pack(name_or_path: str | Path, strict: bool = True, load_cache: LoadCache | None = None) -> Pack:
     """Load and validate a pack. `strict=False`: a text key missing in a language is a warning
     (`pack.warnings`) and resolves to the English text (or the source language's when the pack has
-    no English); `strict=True`: it is an error."""
+    no English); `strict=True`: it is an error. `load_cache` (pnp.loadcache): a card file read
+    without problems by an earlier build, and unchanged since, is taken from it."""
     root = find_pack(name_or_path)
     problems = Problems()
     main = load_source(root / PACK_FILE, problems)
     if main is None:
         raise DataError(problems.items)
-    pack = _read_pack(root, main, problems, strict=strict)
+    pack = _read_pack(root, main, problems, strict=strict, load_cache=load_cache)
     problems.raise_if_any()
     return pack
 
@@ -281,7 +285,8 @@ def _pack_file(root: Path, name: str, main: Source, path: tuple, problems: Probl
     return target
 
 
-def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True) -> Pack:
+def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True,
+               load_cache: LoadCache | None = None) -> Pack:
     if not isinstance(main.value, dict):
         problems.add("schema.type", main.file, 1, "pack.yaml",
                      f"expected a mapping for pack.yaml, got {schema.describe(main.value)}")
@@ -300,7 +305,7 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
     kinds = _read_kinds(main, data.get("kinds") or {}, problems)
     texts, text_sources, text_locations, unusable = _read_texts(root, languages, problems)
     template_dirs = [root / "templates", TEMPLATES_DIR]
-    decks = _read_decks(root, main, data.get("decks") or [], kinds, problems, checkers, languages)
+    decks = _read_decks(root, main, data.get("decks") or [], kinds, problems, checkers, languages, load_cache)
     literals = _add_literal_texts(root, [lit for c in checkers for lit in c.literal_texts], texts, text_locations,
                                   problems)
     _check_text_typos(texts, text_sources, text_locations, problems)
@@ -691,9 +696,12 @@ class _CardReading:
 
 
 def _read_decks(root: Path, main: Source, declared: list, kinds: dict[str, Kind], problems: Problems,
-                checkers: list[schema.Validator], languages: list[str]) -> list[Deck]:
+                checkers: list[schema.Validator], languages: list[str],
+                load_cache: LoadCache | None = None) -> list[Deck]:
     decks: list[Deck] = []
     reading = _CardReading()
+    # what reading a card file depends on besides its text and the deck (pnp.loadcache)
+    declared_kinds = {kind_id: [kind.front, kind.back, kind.fields] for kind_id, kind in kinds.items()}
     seen_decks: set[str] = set()
     for index, body in enumerate(declared):
         path = ("decks", index)
@@ -708,10 +716,15 @@ def _read_decks(root: Path, main: Source, declared: list, kinds: dict[str, Kind]
             else card_size_pt(DEFAULT_CARD_SIZE)
         cards: list[Card] = []
         file = _pack_file(root, body["cards"], main, path + ("cards",), problems)
-        source = _load_card_file(file, body, kinds, languages, problems) if file is not None else None
-        if source is not None:
-            cards = _read_cards(source, deck_id, index, kinds, reading, problems, checkers, languages,
-                                body.get("kind"))
+        source: Source | None = None
+        if file is not None and load_cache is not None and not spreadsheets.is_spreadsheet(file):
+            source, cards = _cached_card_file(load_cache, file, body, deck_id, index, kinds, reading, problems,
+                                              checkers, languages, declared_kinds)
+        elif file is not None:
+            source = _load_card_file(file, body, kinds, languages, problems)
+            if source is not None:
+                cards = _read_cards(source, deck_id, index, kinds, reading, problems, checkers, languages,
+                                    body.get("kind"))
         decks.append(Deck(deck_id, str(body.get("name")), size, body.get("back"), cards, root / str(body["cards"]),
                           source, body["tuckbox"] is not False))
     for kind_id, found in reading.held.items():
@@ -735,6 +748,79 @@ def _load_card_file(file: Path, deck: dict, kinds: dict[str, Kind], languages: l
         types = {kind_id: kind.schema for kind_id, kind in kinds.items()}
         return spreadsheets.load_cards(file, types, languages, problems, deck.get("sheet"), deck.get("kind"))
     return load_source(file, problems)
+
+
+def _cached_card_file(cache: LoadCache, file: Path, body: dict, deck_id: str, index: int, kinds: dict[str, Kind],
+                      reading: _CardReading, problems: Problems, checkers: list[schema.Validator],
+                      languages: list[str], declared_kinds: dict) -> tuple[Source | None, list[Card]]:
+    """A YAML card file read through the load cache (pnp.loadcache): the entry of its text, else
+    the file read and checked as without the cache, and kept when that found no problem."""
+    text = read_source_text(file, problems)
+    if text is None:
+        return None, []
+    key = cache.key(file, text, [deck_id, body.get("kind"), languages, declared_kinds])
+    entry = cache.get(key)
+    found = _from_entry(entry, file, text, deck_id, kinds, reading, checkers, problems, languages) \
+        if entry is not None else None
+    if found is not None:
+        cache.hits += 1
+        return found
+    before = (len(problems.items), sum(map(len, reading.held.values())), len(reading.seen), dict(reading.bodies),
+              reading.crossed, len(checkers))
+    source = parse_source(file, text, problems)
+    if source is None:
+        return None, []
+    cards = _read_cards(source, deck_id, index, kinds, reading, problems, checkers, languages, body.get("kind"))
+    problems_before, held_before, seen_before, bodies_before, crossed_before, checkers_before = before
+    if (len(problems.items) == problems_before and sum(map(len, reading.held.values())) == held_before
+            and reading.crossed == crossed_before and len(checkers) == checkers_before + 1):
+        checker = checkers[-1]
+        cache.put(key, {
+            "value": source.value, "lines": [[*path, line] for path, line in source.lines.items()],
+            "cards": [[card.base_id, card.kind, card.quantity, card.fields, card.line] for card in cards
+                      if card.copy == 1],
+            "ids": [[card_id, line] for card_id, (_file, line) in list(reading.seen.items())[seen_before:]],
+            "texts": [[use.key, use.line, use.where] for use in checker.texts],
+            "refs": [[ref.collection, ref.value, ref.line, ref.where, ref.snippet] for ref in checker.refs],
+            "literals": [[lit.key, lit.texts, lit.line, lit.where, lit.lines] for lit in checker.literal_texts],
+            "bodies": {kind: count - bodies_before.get(kind, 0) for kind, count in reading.bodies.items()
+                       if count != bodies_before.get(kind, 0)},
+        })
+    return source, cards
+
+
+def _from_entry(entry: dict, file: Path, text: str, deck_id: str, kinds: dict[str, Kind], reading: _CardReading,
+                checkers: list[schema.Validator], problems: Problems,
+                languages: list[str]) -> tuple[Source, list[Card]] | None:
+    """What reading the file gave when the entry was made (see _cached_card_file), put where
+    reading it now would put it; None, changing nothing, when it cannot stand for the file now:
+    a card id an earlier file of this build has (the file is read, the duplicate reported), the
+    pack's card limit crossed, or a kind or quantity no card of this pack may have."""
+    records = entry["cards"]
+    expanded = sum(record[2] for record in records)
+    if (any(card_id in reading.seen for card_id, _line in entry["ids"])
+            or reading.expanded + expanded > MAX_CARDS
+            or not all(record[1] in kinds and record[2] <= MAX_QUANTITY for record in records)
+            or not all(kind in kinds for kind in entry["bodies"])):
+        return None
+    source = Source(file, entry["value"], entry["lines"], text.splitlines())
+    for card_id, line in entry["ids"]:
+        reading.seen[card_id] = (file, line)
+    for kind, count in entry["bodies"].items():
+        reading.bodies[kind] = reading.bodies.get(kind, 0) + count
+    reading.expanded += expanded
+    checker = validator(source, problems, label=_card_labeller(source),
+                        literals=text_literals(languages, f"card.{deck_id}", source.value))
+    checker.texts = [schema.TextUse(key, file, line, where) for key, line, where in entry["texts"]]
+    checker.refs = [schema.RefUse(collection, value, file, line, where, snippet)
+                    for collection, value, line, where, snippet in entry["refs"]]
+    checker.literal_texts = [schema.LiteralText(key, texts, file, line, where, lines)
+                             for key, texts, line, where, lines in entry["literals"]]
+    checkers.append(checker)
+    cards: list[Card] = []
+    for card_id, kind_id, quantity, fields, line in records:
+        cards.extend(expand_quantities(card_id, kind_id, deck_id, quantity, fields, file, line))
+    return source, cards
 
 
 def _card_label(value: Any, path: tuple) -> str:

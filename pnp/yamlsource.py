@@ -191,9 +191,19 @@ def read_bounded(file: Path, problems: Problems) -> bytes | None:
 
 def load_source(file: Path, problems: Problems) -> Source | None:
     """Load one YAML file; syntax errors become problems (and None)."""
-    text = _read_text(file, problems)
+    text = read_source_text(file, problems)
     if text is None:
         return None
+    return parse_source(file, text, problems)
+
+
+def read_source_text(file: Path, problems: Problems) -> str | None:
+    """A pack file's text as load_source reads it (None with a problem when it cannot be read)."""
+    return _read_text(file, problems)
+
+
+def parse_source(file: Path, text: str, problems: Problems) -> Source | None:
+    """load_source of a file whose text is read already (pnp.loadcache hashes it first)."""
     try:
         node = yaml.compose(text, Loader=_LOADER)
     except RecursionError:

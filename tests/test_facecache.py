@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from pnp import build as pipeline
 from pnp.cli import main
-from pnp.facecache import FaceCache
+from pnp.facecache import DRAWINGS, FORMAT, FaceCache, read_drawings
 from pnp.render import svgcanvas
 from pnp.render.facedata import face_data, face_from_data
 from pnp.render.svgcanvas import compile_svg
@@ -104,7 +104,8 @@ def test_art_files_are_part_of_the_key(tmp_path, cache_dir):
         assert pdf.read_bytes() == (out / "3" / "artful" / pdf.name).read_bytes()
 
 
-@pytest.mark.parametrize("damage", ["truncate", "garbage", "wrong-types", "unknown-font", "empty"])
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "wrong-types", "unknown-font", "empty", "drawings-garbage",
+                                    "drawings-truncate"])
 def test_a_broken_entry_is_redrawn_not_a_crash(tiny_pack, tmp_path, cache_dir, damage):
     build(tiny_pack, tmp_path / "first")
     files = sorted(cache_dir.rglob("*.json"))
@@ -117,16 +118,24 @@ def test_a_broken_entry_is_redrawn_not_a_crash(tiny_pack, tmp_path, cache_dir, d
             path.write_bytes(b"\x00\xff not json")
         elif damage == "empty":
             path.write_bytes(b"")
+        elif damage == "drawings-garbage":                            # the index's drawings file
+            path.with_suffix(DRAWINGS).write_bytes(b"\x00\xff not drawings\nab cd\n")
+        elif damage == "drawings-truncate":
+            drawings = path.with_suffix(DRAWINGS)
+            drawings.write_bytes(drawings.read_bytes()[: drawings.stat().st_size * 2 // 3])
         else:
-            entry = json.loads(data)                                  # an index: its drawings and faces
-            for drawing_id, text in entry["drawings"].items():
+            entry = json.loads(data)                                  # an index: its faces
+            drawings = read_drawings(path.with_suffix(DRAWINGS))     # and their drawings
+            for drawing_id, text in drawings.items():
                 drawing = json.loads(text)
                 for op in drawing["ops"]:
                     if op[0] == "text_at" or op[0] == "text":
                         op[1] = "NoSuchFont-Bold" if damage == "unknown-font" else 12
                     elif op[0] == "literal" and damage == "wrong-types":
                         op[1] = {"not": "a string"}
-                entry["drawings"][drawing_id] = json.dumps(drawing)
+                drawings[drawing_id] = json.dumps(drawing)
+            path.with_suffix(DRAWINGS).write_text(f'{{"format":{FORMAT}}}\n' + "".join(
+                f"{d} {text}\n" for d, text in drawings.items()), encoding="utf-8")
             if damage == "wrong-types":
                 for face in list(entry["faces"].values())[::2]:
                     face["issues"] = "many"
@@ -229,3 +238,15 @@ def test_a_missing_art_file_fails_the_cached_build_as_it_fails_a_fresh_one(tmp_p
         pipeline.build([str(pack)], pipeline.BuildOptions(lang="en", out=tmp_path / "3", cache=False))
     assert str(cached.value) == str(fresh.value)
     assert "and 4 more cards" in str(fresh.value)
+
+
+def test_a_changed_text_a_card_field_names_redraws_that_card(tiny_pack, tmp_path, cache_dir):
+    """A card's `title: card.beta.title` is a text key: its text is part of the card's face keys
+    (looked up once a build, words that are no key skip the lookup), so a changed text redraws
+    the card that names it, and no other."""
+    build(tiny_pack, tmp_path / "first")
+    edit(tiny_pack / "text" / "en.yaml", "beta: {title: Beta,", "beta: {title: Better,")
+    rebuilt = build(tiny_pack, tmp_path / "rebuilt")
+    assert rebuilt.drawn == ["beta:front", "beta:back"]
+    build(tiny_pack, tmp_path / "fresh", cache=False)
+    assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "fresh")

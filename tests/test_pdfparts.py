@@ -20,6 +20,10 @@ build, edit = shared.build, shared.edit
 cache_dir = shared.cache_dir          # the fixture: an empty face cache for the test
 
 
+def entries(path: Path) -> dict[str, dict]:
+    return {key: json.loads(text) for key, text in pdfparts.read_entries(path).items()}
+
+
 def cards_pdf(out: Path) -> bytes:
     return (out / "tiny" / "tiny-cards-en-a4.pdf").read_bytes()
 
@@ -62,13 +66,15 @@ def test_a_damaged_parts_file_is_drawn_again_not_copied(tiny_pack, tmp_path, cac
     build(tiny_pack, tmp_path / "first")
     files = list(cache_dir.rglob(f"*{pdfparts.SUFFIX}"))
     assert len(files) == 1
-    data = json.loads(files[0].read_bytes())
-    for entry in data["entries"].values():
+    data = entries(files[0])
+    for entry in data.values():
         if damage == "stream":
             entry["stream"] = entry["stream"][:-8] + "zzzzzzzz"           # the hash no longer matches
         elif damage == "calls":
-            entry["calls"] = json.dumps([["s", "NoSuchFont", "x"]])
-    files[0].write_text("{not json" if damage == "garbage" else json.dumps(data), encoding="utf-8")
+            entry["fonts"] = [["NoSuchFont", "x", "x"]]
+    pdfparts.write_entries(files[0], data)
+    if damage == "garbage":
+        files[0].write_text(files[0].read_text().replace('"stream"', '{not json'), encoding="utf-8")
     rebuilt = build(tiny_pack, tmp_path / "rebuilt")
     assert rebuilt.reused == 0
     assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "first")
@@ -141,21 +147,58 @@ def test_a_font_registered_under_two_names_is_recorded_once(tiny_pack, tmp_path,
 
 
 def test_a_stream_keeps_each_character_and_subset_name_once(tiny_pack, tmp_path, cache_dir):
-    """What a reused stream replays is condensed (pdfparts._condensed): a font's characters get
-    their codes in order of first use, so splitting each character once, in that order, leaves
-    the subsets as drawing did, and asking each subset's name once names it as drawing did. The
-    tiny sheets print their words many times over; the entries must hold none twice."""
+    """What a reused stream replays (pdfparts._fonts_of): a font's characters get their codes in
+    order of first use, so splitting each character once, in that order, leaves the subsets as
+    drawing did, and asking each subset's name once names it as drawing did. The tiny sheets
+    print their words many times over; the entries must hold none twice, each with its code."""
     build(tiny_pack, tmp_path / "first")
-    entries = json.loads(next(cache_dir.rglob(f"*{pdfparts.SUFFIX}")).read_bytes())["entries"].values()
     split = 0
-    for entry in entries:
-        calls = json.loads(entry["calls"])
-        for font in {font for kind, font, _ in calls if kind == "s"}:
-            texts = [text for kind, f, text in calls if kind == "s" and f == font]
-            assert len("".join(texts)) == len(set("".join(texts))), texts
-            split += len(texts)
-        names = [(font, subset) for kind, font, subset in calls if kind == "n"]
+    for entry in entries(next(cache_dir.rglob(f"*{pdfparts.SUFFIX}"))).values():
+        fonts = [font for font, _text, _codes in entry["fonts"]]
+        assert len(fonts) == len(set(fonts)), fonts
+        for _font, text, codes in entry["fonts"]:
+            assert len(text) == len(set(text)) == len(codes), text
+            assert isinstance(codes, str) and "\0" not in codes, codes
+            split += 1
+        names = [(font, subset) for font, subset, _answer in entry["names"]]
         assert len(names) == len(set(names)), names
     assert split >= 7                                    # every stream of the tiny PDF prints text
     again = build(tiny_pack, tmp_path / "again")
     assert again.reused == 7 and cards_pdf(tmp_path / "again") == cards_pdf(tmp_path / "first")
+
+
+def test_an_entry_whose_codes_do_not_hold_leaves_the_fonts_as_they_were(tiny_pack, tmp_path, cache_dir):
+    """An entry claiming characters the stream does not print (and codes they would not get) is
+    not reused, and the characters it split while checking are taken back: the subsets, and so
+    every later stream and the embedded fonts, are those of a build without the cache."""
+    build(tiny_pack, tmp_path / "first")
+    [kept] = cache_dir.rglob(f"*{pdfparts.SUFFIX}")
+    data = entries(kept)
+    for entry in data.values():
+        for font in entry["fonts"]:
+            font[1] += "QZXJ§¤"                                     # new to the document: coded while checking
+            font[2] += "\x01" * 6                                   # but not these codes
+    pdfparts.write_entries(kept, data)
+    rebuilt = build(tiny_pack, tmp_path / "rebuilt")
+    assert rebuilt.reused == 0
+    assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "first")
+
+
+def test_quick_formatting_writes_the_bytes_reportlab_writes(tiny_pack, tmp_path, monkeypatch):
+    """pnp.sheets.pdfformat answers pdfdoc.format and PDFName from tables while a cards PDF is
+    saved: the PDF must be ReportLab's own, byte for byte, and ReportLab's functions back after."""
+    import contextlib
+
+    from reportlab.pdfbase import pdfdoc
+
+    from pnp.sheets import pdfformat
+
+    format_, name = pdfdoc.format, pdfdoc.PDFName
+    build(tiny_pack, tmp_path / "quick", cache=False)
+    assert (pdfdoc.format, pdfdoc.PDFName) == (format_, name)
+    monkeypatch.setattr(pdfformat, "quick_format", contextlib.nullcontext)
+    build(tiny_pack, tmp_path / "plain", cache=False)
+    assert cards_pdf(tmp_path / "quick") == cards_pdf(tmp_path / "plain")
+    with pdfformat.quick_format():
+        assert pdfdoc.format(1.5, None) == b"1.5" and pdfdoc.format(-0.0, None) == b"0"
+        assert pdfdoc.PDFName("Form Xob#1") == "/Form#20Xob#231" == name("Form Xob#1")

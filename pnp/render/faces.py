@@ -12,6 +12,7 @@ from typing import Any
 
 from pnp import facecache
 from pnp.facecache import FaceCache
+from pnp.i18n import sheet
 from pnp.i18n.direction import is_rtl
 from pnp.i18n.texts import Texts
 from pnp.pack import Card, Deck, Pack
@@ -163,6 +164,11 @@ class FaceMaker:
             self._sources = TemplateSources(self.renderer.env, {})
             self._last_card: tuple[Card | None, str] = (None, "")
             self._deck_parts: dict[str, str] = {}            # deck id -> its part of its faces' keys
+            self._text_values: dict[str, str] = {}           # text key -> facecache.text_value (fixed for a build)
+            # every key a text may have in this build (the pack's and the shared sheet strings' in
+            # any language they fall back to): a card's words that are not keys skip the lookup
+            self._maybe_keys = frozenset(self.texts.own).union(*(sheet.table(lang) for lang in
+                                                                 {lang, sheet.SOURCE} if sheet.has_language(lang)))
             self._art_of: dict[str, dict[str, str]] = {}   # SVG key -> art files it draws (href -> sha256)
             self._sha_of: dict[str, str] = {}              # SVG key -> text_sha of its drawing's text
             self._static = facecache.digest(facecache.code_digest(), facecache.fonts_digest(),
@@ -236,7 +242,7 @@ class FaceMaker:
         name and size, the side, and the template's sources."""
         deck_part = self._deck_parts.get(deck.id)
         if deck_part is None:                                    # the same for every card of the deck
-            name = facecache.text_value(self.texts, deck.name) if deck.name in self.texts else deck.name
+            name = self._text_value(deck.name) if deck.name in self.texts else deck.name
             deck_part = self._deck_parts[deck.id] = f"{deck.id}\0{name}\0{deck.size_pt!r}"
         parts = (self._static, template, self._sources.digest(template), face, deck_part,
                  self._card_data(card))                          # strings: hashed as they are (speed)
@@ -248,10 +254,19 @@ class FaceMaker:
             return ""
         if self._last_card[0] is not card:
             values = [v for value in card.fields.values() for v in (value if isinstance(value, list) else [value])]
-            texts = {v: facecache.text_value(self.texts, v) for v in values if isinstance(v, str) and v in self.texts}
-            self._last_card = (card, facecache.digest(card.id, card.base_id, card.kind, card.deck, card.copy,
-                                                      card.quantity, card.fields, texts))
+            maybe = self._maybe_keys
+            texts = {v: t for v in values if isinstance(v, str) and v in maybe and (t := self._text_value(v, "")) != ""}
+            self._last_card = (card, facecache.fast_digest(card.id, card.base_id, card.kind, card.deck, card.copy,
+                                                           card.quantity, card.fields, texts))
         return self._last_card[1]
+
+    def _text_value(self, key: str, missing: str = "\0missing") -> str:
+        """facecache.text_value of `key` in the build's texts, worked out once a build;
+        `missing` when there is no such text."""
+        value = self._text_values.get(key)
+        if value is None:
+            value = self._text_values[key] = facecache.text_value(self.texts, key)
+        return missing if value == "\0missing" else value
 
     def _cached(self, cache_key: str) -> RenderedFace | None:
         """The face the cache holds under `cache_key`, if the texts and art it read are unchanged."""
@@ -259,7 +274,7 @@ class FaceMaker:
         entry = self.cache.face(self._static, cache_key)
         if entry is None:
             return None
-        if any(facecache.text_value(self.texts, name) != value for name, value in entry.texts.items()):
+        if any(self._text_value(name) != value for name, value in entry.texts.items()):
             return None
         for href, digest in entry.art.items():
             try:
@@ -274,7 +289,7 @@ class FaceMaker:
                     text = self.cache.text_of(self._static, entry.drawing_id)
                     if text is None or facecache.text_sha(text) != entry.sha:
                         raise ValueError("not the drawing the entry names")
-                    drawing = PackedFace.of(text, *entry.size, self.art, entry.drawing_id)
+                    drawing = PackedFace.kept(text, *entry.size, self.art, entry.drawing_id)
                     self._sha_of[entry.svg_key] = entry.sha
                 else:
                     drawing = face_from_data(self.cache.drawing(self._static, entry.drawing_id), self.art)
@@ -305,7 +320,7 @@ class FaceMaker:
         seen = self._recording.seen  # type: ignore[attr-defined]
         entry = {"svg": face.key, "sha": sha, "issues": [[i.code, i.facts()] for i in face.issues],
                  "missing": list(face.missing_keys), "text_keys": dict(face.text_keys),
-                 "texts": {name: facecache.text_value(self.texts, name) for name in dict.fromkeys(seen)},
+                 "texts": {name: self._text_value(name) for name in dict.fromkeys(seen)},
                  "art": self._art_of.get(face.key, {}), "size": [face.drawing.width, face.drawing.height]}
         self.cache.store(self._static, cache_key, entry, drawing_id, drawing)
 

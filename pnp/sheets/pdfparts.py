@@ -10,25 +10,32 @@ faces' forms and the other sheets' pages from the face cache instead of drawing 
 A form's or page's content stream is a function of its own inputs (the face drawing's content
 address, the sheet's geometry, texts and form names: the entry's key) and of one thing the
 document decides: which code each character gets in ReportLab's TrueType subsets, and the
-subsets' names (`/F2+0`); drawing may also raise the document's PDF version (transparency). ReportLab numbers characters in order of first use, so a stream's
-bytes depend on what was drawn before it. Each entry therefore records the font calls the
-stream made while it was drawn (TTFont.splitString and getSubsetInternalName, in order, with
-what they answered; each character and subset name once, `_condensed`). Reusing it replays those calls: the document's font state becomes exactly
-what drawing would have made it, and the answers show whether the stream's bytes would be the
-same. Only then is the stored stream written; otherwise the face or page is drawn as usual
-(its calls, replayed already, change nothing more). Either way the PDF is byte for byte the PDF
-of a build without the cache (tests/test_facecache.py).
+subsets' names (`/F2+0`); drawing may also raise the document's PDF version (transparency).
+ReportLab numbers characters in order of first use, so a stream's bytes depend on what was drawn
+before it. Each entry therefore records what the stream asked of the fonts while it was drawn
+(`_fonts_of`): per font its characters, each once in order of first use, with the code each
+got, and the subset names it asked for with their answers. Reusing it (`_replay`) first checks
+those answers against the document as it is now: the characters the document has coded must
+have the recorded codes, and those it has not are split in the recorded order (which gives them
+the codes drawing would) and must then have theirs. Only when every answer holds is the stored
+stream written, and the calls' effects kept; otherwise the fonts are put back as they were and
+the face or page is drawn as usual. Either way the PDF is byte for byte the PDF of a build
+without the cache (tests/test_facecache.py, tests/test_pdfparts.py). A check is a dictionary
+lookup per character: a rebuild checks ~1,200 streams.
 
 Streams whose drawing adds other objects to the document (images, transparency, gradients,
 colour spaces, a font first registered while drawing) are always drawn: their entries are not
-kept. The file is plain JSON with a format number, one per document, in the face cache folder;
-one that does not read is ignored, and every stream read back is checked against its hash.
+kept. The file is plain JSON text, a line an entry under a line with its format number
+(`read_entries`), one per document, in the face cache folder; one that does not read is
+ignored, an entry that does not parse is drawn again, and every stream read back is checked
+against its hash.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from functools import lru_cache
@@ -40,7 +47,7 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 
-FORMAT = 1
+FORMAT = 2               # 2: font calls as characters with their codes (_fonts_of), a line an entry
 SUFFIX = ".parts"        # not .json: the face cache's index files are the *.json ones
 _SHEETS = Path(__file__).resolve().parent
 
@@ -73,13 +80,13 @@ def set_encoded_stream(obj: Any, content: str | bytes, filters: list[str], comme
 
 class _FontCalls:
     """Records, while open, every subset call on the registered TrueType fonts: ("s", font, text)
-    for splitString, ("n", font, subset) for getSubsetInternalName, and their answers; and
-    ("v", "", keys) for the document's ensureMinPdfVersion (transparency: PDF 1.4)."""
+    for splitString, ("n", font, subset) for getSubsetInternalName, and ("v", "", keys) for the
+    document's ensureMinPdfVersion (transparency: PDF 1.4); what they answered is read off the
+    fonts afterwards (`_fonts_of`)."""
 
     def __init__(self, doc: Any):
         self.doc = doc
         self.calls: list[list] = []           # [kind, font, argument]
-        self.answers: list = []               # what each call answered
         # each font once: one may be registered under several names
         self.fonts = list({id(f): f for f in pdfmetrics._fonts.values() if getattr(f, "_dynamicFont", 0)}.values())  # noqa: SLF001
         self.registered = set(pdfmetrics._fonts)                                                  # noqa: SLF001
@@ -87,28 +94,23 @@ class _FontCalls:
         self.objects = doc.objectcounter        # images, shadings, graphics states add objects
 
     def __enter__(self) -> _FontCalls:
-        calls, answers = self.calls, self.answers
+        calls = self.calls
         for font in self.fonts:
             split, name = font.splitString, font.getSubsetInternalName
 
             def recording_split(text, doc, encoding="utf-8", _split=split, _font=font.fontName):
-                answer = _split(text, doc, encoding)
                 calls.append(["s", _font, str(text)])
-                answers.append(_answer(answer))
-                return answer
+                return _split(text, doc, encoding)
 
             def recording_name(subset, doc, _name=name, _font=font.fontName):
-                answer = _name(subset, doc)
                 calls.append(["n", _font, subset])
-                answers.append(answer)
-                return answer
+                return _name(subset, doc)
 
             font.splitString, font.getSubsetInternalName = recording_split, recording_name
         ensure = self.doc.ensureMinPdfVersion
 
         def recording_version(*keys: str) -> None:      # transparency makes the document PDF 1.4
             calls.append(["v", "", list(keys)])
-            answers.append(None)
             ensure(*keys)
 
         self.doc.ensureMinPdfVersion = recording_version
@@ -129,69 +131,101 @@ class _FontCalls:
                 and self.doc.objectcounter - self.objects <= objects)
 
 
-def _answer(split: list[tuple[int, bytes]]) -> list:
-    return [[subset, codes.hex()] for subset, codes in split]
-
-
-def _condensed(calls: list[list], answers: list, doc: Any) -> tuple[list[list], list]:
-    """The calls of a stream just drawn, each character and each subset name once, with what they
-    answer: what a replay must make. A font's subsets give a character its code the first time it
-    is split and the subset its name the first time it is asked for, in that order, so these
-    calls leave the fonts as the whole list does; and their answers hold every code and name the
-    stream's bytes use, so they show as much. A sheet or face repeats its characters many times:
-    replaying each once is a fraction of the work (a rebuild replays ~1,200 streams)."""
-    seen: dict[str, set[str]] = {}
-    named: set[tuple[str, Any]] = set()
-    kept, said = [], []
-    for (kind, font, arg), answer in zip(calls, answers, strict=True):
-        if kind == "s":
-            chars = seen.setdefault(font, set())
-            new = "".join(dict.fromkeys(c for c in arg if c not in chars))
-            if not new:
-                continue
-            chars.update(new)
-            kept.append([kind, font, new])   # already coded: splitting again only reads the codes
-            said.append(_answer(pdfmetrics.getFont(font).splitString(new, doc)))
+def _fonts_of(calls: list[list], doc: Any) -> tuple[list[list], list[list], list[list[str]]]:
+    """What a stream just drawn asked of the document, each thing once: per font (in order of
+    first use) its characters in order of first use with the code each has now, each subset
+    name asked with its answer (in order), and each set of ensureMinPdfVersion keys. A font's
+    subsets give a character its code the first time it is split and name the font the first
+    time a subset name is asked for, so making these calls again, in this order, leaves the
+    fonts as drawing did; and their answers are every code and name the stream's bytes hold."""
+    chars: dict[str, dict[str, None]] = {}
+    names: list[list] = []
+    versions: list[list[str]] = []
+    for kind, font, arg in calls:
+        if kind == "s":                            # a no-break space is split as a space
+            chars.setdefault(font, {}).update(dict.fromkeys(arg.replace("\xa0", " ")))
         elif kind == "n":
-            if (font, arg) not in named:
-                named.add((font, arg))
-                kept.append([kind, font, arg])
-                said.append(answer)
-        else:
-            kept.append([kind, font, arg])
-            said.append(answer)
-    return kept, said
+            if not any(n[0] == font and n[1] == arg for n in names):
+                names.append([font, arg, pdfmetrics.getFont(font).getSubsetInternalName(arg, doc)])
+        elif arg not in versions:
+            versions.append(arg)
+    fonts = []
+    for font, seen in chars.items():
+        text = "".join(seen)
+        fonts.append([font, text, _codes(pdfmetrics.getFont(font).state[doc].assignments, text)])
+    return fonts, names, versions
 
 
-def _replay(calls: Any, doc: Any) -> str | None:
-    """Make `calls` again on this document's fonts; the digest of their answers (`_answers`), or
-    None when a call cannot be made (a font not registered, a malformed entry)."""
-    if not isinstance(calls, list):
-        return None
-    answers: list = []
+def _codes(assignments: dict[int, int], text: str) -> str:
+    """The code each character of `text` has in a font's subsets, as a string of those code
+    points (str.translate: one C loop); a character the font lacks, which has no code (splitString
+    gives it 0, always), stays itself."""
+    return text.translate(assignments)
+
+
+def _replay(entry: dict, doc: Any) -> bool:
+    """Make an entry's font calls (`_fonts_of`) on this document when they answer as recorded:
+    split the characters its fonts have not coded yet, in its order, ask its subset names, raise
+    the PDF version. True when every character got the code, and every subset the name, the
+    stream's bytes hold; otherwise (or for an entry that does not read: a font not registered,
+    a malformed entry) False, and the document's fonts are as they were (the stream is drawn,
+    making its own calls): nothing an entry says changes the document unless it holds."""
+    fonts, names, versions = entry.get("fonts"), entry.get("names"), entry.get("version")
+    if not (isinstance(fonts, list) and isinstance(names, list) and isinstance(versions, list)):
+        return False
+    undo: list[tuple[Any, Any]] = []               # (font, its state before) for every font split
     try:
-        for kind, font_name, arg in calls:
-            if kind == "v" and isinstance(arg, list) and all(key in PDF_SUPPORT_VERSION for key in arg):
-                doc.ensureMinPdfVersion(*arg)
-                answers.append(None)
-                continue
+        for font_name, text, codes in fonts:
             font = pdfmetrics.getFont(font_name)
-            if not getattr(font, "_dynamicFont", 0):
-                return None
-            if kind == "s" and isinstance(arg, str):
-                answers.append(_answer(font.splitString(arg, doc)))
-            elif kind == "n" and isinstance(arg, int) and not isinstance(arg, bool):
-                answers.append(font.getSubsetInternalName(arg, doc))
-            else:
-                return None
+            if not (getattr(font, "_dynamicFont", 0) and isinstance(text, str) and isinstance(codes, str)):
+                return _undo(undo, doc)
+            state = font.state.get(doc)
+            assigned = state.assignments if state is not None else {}
+            fresh = set(map(ord, text)).difference(assigned)     # not coded yet (usually none)
+            if fresh:
+                glyphs = font.face.charToGlyph
+                new = [c for c in text if (o := ord(c)) in fresh and (o in glyphs or o == 0xA0)]
+                if new:
+                    undo.append((font, None if state is None else
+                                 (state.assignments.copy(), [list(s) for s in state.subsets], state.nextCode)))
+                    font.splitString("".join(new), doc)
+                    assigned = font.state[doc].assignments
+            if _codes(assigned, text) != codes:
+                return _undo(undo, doc)
+        naming: dict[int, str] = {}                # fonts these calls name first, as ReportLab names them
+        for font_name, subset, answer in names:
+            font = pdfmetrics.getFont(font_name)
+            state = font.state.get(doc)
+            if not (getattr(font, "_dynamicFont", 0) and type(subset) is int and state is not None
+                    and 0 <= subset < len(state.subsets)):
+                return _undo(undo, doc)
+            internal = state.internalName or naming.setdefault(
+                id(font), f"{state.namePrefix}{len(doc.fontMapping) + len(naming) + 1}")
+            if f"/{internal}+{subset}" != answer:
+                return _undo(undo, doc)
+        if not all(isinstance(keys, list) and all(isinstance(k, str) and k in PDF_SUPPORT_VERSION for k in keys)
+                   for keys in versions):
+            return _undo(undo, doc)
     except (KeyError, ValueError, TypeError, IndexError):
-        return None
-    return _answers(answers)
+        return _undo(undo, doc)
+    for font_name, subset, _answer in names:      # every answer holds: name them as drawing would
+        font = pdfmetrics.getFont(font_name)
+        if font.state[doc].internalName is None:   # (once named, asking changes nothing)
+            font.getSubsetInternalName(subset, doc)
+    for keys in versions:
+        doc.ensureMinPdfVersion(*keys)
+    return True
 
 
-def _answers(answers: list) -> str:
-    """What a stream's font calls answered, as one digest: the codes and subset names its bytes hold."""
-    return _digest(answers)
+def _undo(undo: list[tuple[Any, Any]], doc: Any) -> bool:
+    """Put back the fonts' states `_replay` changed; False (what it then answers)."""
+    for font, before in reversed(undo):
+        if before is None:
+            del font.state[doc]
+        else:
+            state = font.state[doc]
+            state.assignments, state.subsets, state.nextCode = before
+    return False
 
 
 def _sha(text: str) -> str:
@@ -258,9 +292,9 @@ class _KeptFormStream(pdfdoc.PDFStream):
 class PdfParts:
     """The reusable streams of one document (see the module doc)."""
 
-    def __init__(self, path: Path | None, entries: dict[str, Any]):
+    def __init__(self, path: Path | None, entries: dict[str, str]):
         self.path = path
-        self._read = entries                  # key -> entry, as read
+        self._read = entries                  # key -> entry, its JSON text as read (read_entries)
         self._written = 0                     # entries used or made by this build, written to _out
         self._out: Any = None                 # the next file's temporary, written as entries come
         self.error = ""                       # why it could not be written
@@ -275,37 +309,36 @@ class PdfParts:
         """The streams last kept for `document` (a name unique to the PDF: its pack and file)."""
         name = hashlib.sha256(document.encode()).hexdigest()
         path = folder / name[:2] / f"{name}{SUFFIX}"
-        entries: dict[str, Any] = {}
-        try:
-            data = json.loads(path.read_bytes())
-            if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
-                entries = data["entries"]
+        entries = read_entries(path)
+        if entries:
+            try:
                 os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order
-        except (OSError, ValueError, RecursionError):
-            pass
+            except OSError:
+                pass
         return cls(path, entries)
 
     def _key(self, canvas: Any, *parts: Any) -> str:
         if not self._context:
             self._context = _code_digest()
-        return _digest(self._context, canvas._preamble, *parts)   # noqa: SLF001
+        # parts are strings, numbers and lists of them: repr writes each unambiguously (exactly, floats)
+        text = f"{self._context}\0{canvas._preamble}\0{parts!r}"   # noqa: SLF001
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def _reusable(self, key: str, doc: Any) -> dict | None:
-        """The entry of `key` if its stream's bytes hold in this document now; its font calls are
-        replayed either way (what drawing it would do first)."""
-        entry = self._read.get(key)
+        """The entry of `key` if its stream's bytes hold in this document now (its font calls
+        then made, `_replay`); None otherwise, the document unchanged."""
+        text = self._read.get(key)
+        try:
+            entry = json.loads(text) if text is not None else None
+        except (ValueError, RecursionError):
+            return None
         if not isinstance(entry, dict):
             return None
-        calls = entry.get("calls")
-        try:
-            answers = _replay(json.loads(calls), doc) if isinstance(calls, str) else None
-        except (ValueError, RecursionError):
-            answers = None
         stream, filters = entry.get("stream"), entry.get("filters")
-        if (answers is None or answers != entry.get("answers") or not isinstance(stream, str)
-                or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
-                or not all(isinstance(f, str) for f in filters)):
+        if (not isinstance(stream, str) or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
+                or not all(isinstance(f, str) for f in filters) or not _replay(entry, doc)):
             return None
+        entry["_text"] = text          # what _use writes again (not re-encoded)
         return entry
 
     def _keep(self, key: str, recorder: _FontCalls, obj: Any, objects: int, **extra: Any) -> None:
@@ -314,14 +347,20 @@ class PdfParts:
             return
         content = contents.content
         text = content.decode("latin-1") if isinstance(content, bytes) else content
-        calls, answers = _condensed(recorder.calls, recorder.answers, recorder.doc)
-        self._use(key, {"calls": json.dumps(calls, ensure_ascii=False, separators=(",", ":")),
-                           "answers": _answers(answers), "stream": text, "sha": _sha(text), "binary": isinstance(content, bytes),
-                           "filters": [f.pdfname for f in contents.filters or ()], **extra})
+        fonts, names, versions = _fonts_of(recorder.calls, recorder.doc)
+        self._use(key, {"fonts": fonts, "names": names, "version": versions,
+                        "stream": text, "sha": _sha(text), "binary": isinstance(content, bytes),
+                        "filters": [f.pdfname for f in contents.filters or ()], **extra})
 
     @staticmethod
     def _content(entry: dict) -> str | bytes:
-        return entry["stream"].encode("latin-1") if entry.get("binary") else entry["stream"]
+        """A kept stream's content as ReportLab would write it: bytes, which it writes as they are
+        (a str it encodes, each time, with its PDFDocEncoding codec, a Python charmap: ASCII
+        but for U+0018-U+001F, which that codec refuses and no ASCII85 text holds)."""
+        text = entry["stream"]
+        if entry.get("binary"):
+            return text.encode("latin-1")
+        return text.encode("ascii") if text.isascii() and not _PDFDOC_ONLY.search(text) else text
 
     # ---------------------------------------------------------------- forms
 
@@ -400,9 +439,11 @@ class PdfParts:
             if self._out is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._out = open(self._temporary(), "w", encoding="utf-8")   # noqa: SIM115  (closed by save/discard)
-                self._out.write('{"format":%d,"entries":{' % FORMAT)
-            self._out.write("," if self._written else "")
-            self._out.write(json.dumps(key) + ":" + json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+                self._out.write(_HEADER)
+            text = entry.get("_text")
+            if not isinstance(text, str):
+                text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))    # one line: no indent
+            self._out.write(f"{key} {text}\n")
             self._written += 1
         except OSError as error:
             self.error = f"{self.path}: {error.strerror or error}"
@@ -425,7 +466,6 @@ class PdfParts:
         if self._out is None:
             return self.error
         try:
-            self._out.write("}}")
             self._out.close()
             self._out = None
             if self._written == len(self._read) and not self.drawn:    # the same entries: leave the file
@@ -436,6 +476,37 @@ class PdfParts:
             self.error = f"{self.path}: {error.strerror or error}"
             self.discard()
         return self.error
+
+
+_HEADER = '{"format":%d}\n' % FORMAT
+_PDFDOC_ONLY = re.compile("[\x18-\x1f]")     # ASCII characters PDFDocEncoding gives other bytes (breve...)
+
+
+def read_entries(path: Path) -> dict[str, str]:
+    """A streams file's entries, key -> the entry's JSON text (parsed when the entry is used);
+    {} for a file that is missing or not of this FORMAT. The file is a line of JSON with its
+    format, then a line per entry: its key (64 hex digits), a space and the entry as JSON. A
+    rebuild writes the lines of the entries it reuses as they were read, without decoding and
+    encoding them again."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    lines = text.split("\n")
+    if lines[0] + "\n" != _HEADER:
+        return {}
+    entries = {}
+    for line in lines[1:]:
+        key, _, entry = line.partition(" ")
+        if len(key) == 64 and entry:
+            entries[key] = entry
+    return entries
+
+
+def write_entries(path: Path, entries: dict[str, dict]) -> None:
+    """Write `entries` (key -> entry) as read_entries reads them (tests make damaged files)."""
+    path.write_text(_HEADER + "".join(f"{key} {json.dumps(entry, ensure_ascii=False, separators=(',', ':'))}\n"
+                                      for key, entry in entries.items()), encoding="utf-8")
 
 
 def _strings(value: Any) -> bool:

@@ -7,6 +7,7 @@ timestamps, form names numbered by first use). The file appears atomically or no
 from __future__ import annotations
 
 import copy as _copy
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -17,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp import print_constants as pc
 from pnp.i18n import sheet as sheet_text
+from pnp.sheets import pdfformat
 from pnp.sheets.impose import Rect, SheetGeometry, Slot, impose
 from pnp.sheets.info import Item, Missed, Placed, draw_placed, place_items
 from pnp.sheets.pdfcommon import (
@@ -321,17 +323,25 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
         canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang,
                             duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip], font=font)
         forms = _Forms(canvas, parts)
-        # page keys, each geometry written out once (full sheets share one, and its repr is long)
+        # page keys: each geometry and the sheet texts digested once (full sheets share a
+        # geometry, and its repr is long)
         geometries = {id(geo): geo for _, geo, _ in plan} if parts is not None else {}
-        geo_texts = {key: repr(geo) for key, geo in geometries.items()}
+        geo_texts = {key: _sha(repr(geo)) for key, geo in geometries.items()}
+        texts_digest = _sha(repr(sorted(texts.items()))) if parts is not None else ""
         for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
             for side in sides(layout):
                 shift = back_shift if side == "back" else (0.0, 0.0)
-                text = place_sheet_text(geo, texts, side, layout, flip, n, len(plan), title, font, direction)
                 if parts is not None and not page_reports:
-                    _reused_page(canvas, forms, parts, geo, geo_texts[id(geo)], sheet_cards, side, shift,
-                                 text, font, report.warnings, direction, printer_margin)
+                    # the margin text is placed only when the page is drawn: its key holds what
+                    # place_sheet_text reads (the fonts and code are in every key already)
+                    sheet = [texts_digest, layout, flip, n, len(plan), title]
+                    def placed(geo: SheetGeometry = geo, side: str = side, n: int = n) -> tuple[list[Placed], list[Missed]]:
+                        return place_sheet_text(geo, texts, side, layout, flip, n, len(plan), title, font, direction)
+
+                    _reused_page(canvas, forms, parts, geo, geo_texts[id(geo)], sheet_cards, side, shift, placed,
+                                 sheet, font, report.warnings, direction, printer_margin)
                 else:
+                    text = place_sheet_text(geo, texts, side, layout, flip, n, len(plan), title, font, direction)
                     page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, text, font,
                                       report.warnings, direction, printer_margin)
                     if page_reports:
@@ -344,25 +354,31 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                     on_page(pages_written, len(plan) * (1 if layout == "gutterfold" else 2))
             report.front_sheets += 1
             report.back_sheets += layout == "duplex"
-        save_streamed(canvas)
+        with pdfformat.quick_format():      # the same bytes, each name and number encoded once
+            save_streamed(canvas)
     return report
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _reused_page(canvas: Canvas, forms: _Forms, parts: PdfParts, geo: SheetGeometry, geo_text: str,
                  cards: list[SheetCard], side: str, shift: tuple[float, float],
-                 text: tuple[list[Placed], list[Missed]], font: str, warnings: list[str], direction: str,
-                 printer_margin: float) -> None:
+                 text: Callable[[], tuple[list[Placed], list[Missed]]], sheet: list, font: str,
+                 warnings: list[str], direction: str, printer_margin: float) -> None:
     """_draw_page, then showPage, through `parts`: the page's stream as an earlier build wrote it
-    when its inputs (the forms it shows, the geometry, the sheet text as placed) are the same."""
+    when its inputs (the forms it shows, the geometry, the sheet text's: `sheet`) are the same;
+    `text()` places the sheet text when the page is drawn."""
     faces = [c.back if side == "back" else c.front for c in cards]
     faces += [c.back for c in cards] if side == "gutterfold" else []
     names = [forms.ensure(face) for face in faces]     # forms first, as _draw_page defines them
     sizes = [[float(face.drawing.width), float(face.drawing.height)] for face in faces]   # the faces' matrices
-    inputs = [names, sizes, geo_text, side, list(shift), repr(text), font, direction, printer_margin]
+    inputs = [names, sizes, geo_text, side, list(shift), sheet, font, direction, printer_margin]
 
     def draw() -> list[str]:
         before = len(warnings)
-        _draw_page(canvas, forms, geo, cards, side, shift, text, font, warnings, direction, printer_margin)
+        _draw_page(canvas, forms, geo, cards, side, shift, text(), font, warnings, direction, printer_margin)
         canvas.showPage()
         compress_page_now(canvas)
         added = warnings[before:]
