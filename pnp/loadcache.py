@@ -37,8 +37,17 @@ SUFFIX = ".load"
 _PACKAGE = Path(__file__).resolve().parent
 # The code a loaded file's cards come from: a change to any of it (in a development checkout,
 # where the version stays put) must not give the old code's cards.
-_LOADING_CODE = ("pack.py", "schema.py", "yamlsource.py", "limits.py", "units.py", "loadcache.py",
-                 "i18n/plurals.py", "text/packfonts.py", "components/types.py")
+# A folder stands for every .py and .yaml file below it. Every module `import pnp.pack` loads is here
+# (tests/test_loadcache.py).
+_LOADING_CODE = ("__init__.py", "pack.py", "schema.py", "yamlsource.py", "limits.py", "units.py", "loadcache.py",
+                 "errors.py", "shipped/__init__.py", "spreadsheets.py", "outputfiles.py", "i18n", "text", "components/__init__.py",
+                 "components/types.py")
+
+
+def loading_code() -> list[Path]:
+    """The source files whose change must not give a cached file's old reading."""
+    return sorted(p for part in _LOADING_CODE for p in ([_PACKAGE / part] if part.endswith(".py") else
+                  (_PACKAGE / part).rglob("*")) if p.suffix in (".py", ".yaml"))
 
 
 @lru_cache(maxsize=1)
@@ -46,8 +55,8 @@ def code_digest() -> str:
     import pnp
     from pnp.facecache import file_digest
 
-    return hashlib.sha256(json.dumps([FORMAT, pnp.__version__, [(name, file_digest(_PACKAGE / name))
-                                                                 for name in _LOADING_CODE]]).encode()).hexdigest()
+    return hashlib.sha256(json.dumps([FORMAT, pnp.__version__, [(p.relative_to(_PACKAGE).as_posix(), file_digest(p))
+                                                                 for p in loading_code()]]).encode()).hexdigest()
 
 
 class LoadCache:

@@ -124,3 +124,19 @@ def test_the_build_uses_it_no_cache_writes_none_and_trim_covers_it(two_decks, tm
     assert shared.cards_pdf(tmp_path / "rebuilt") == shared.cards_pdf(tmp_path / "fresh")
     FaceCache(folder=cache_dir, limit=0).trim()
     assert list(cache_dir.rglob(f"*{SUFFIX}")) == []
+
+
+def test_the_code_digest_covers_every_module_the_loader_imports():
+    """A change to any module `import pnp.pack` loads may change what a file reads as: each one's
+    source is in the digest that keys the entries (a development checkout keeps its version)."""
+    import subprocess
+    import sys
+
+    from pnp.loadcache import loading_code
+
+    listed = subprocess.run([sys.executable, "-c", "import sys, pnp.pack; print('\\n'.join(m.__file__ for n, m in "
+                             "sys.modules.items() if n == 'pnp' or n.startswith('pnp.')))"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    covered = {path.resolve() for path in loading_code()}
+    assert len(listed) > 10
+    assert [file for file in listed if Path(file).resolve() not in covered] == []
