@@ -261,9 +261,38 @@ def seeded(*key: Any) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Jinja's compiled templates kept in this process's memory, for every Renderer: a rebuild in
+    the same process (`pnp build --watch`, the server's preview) compiles only the templates whose
+    text changed. Jinja finds an entry by the template's name and file and uses it only when the
+    source's checksum is the one it was compiled from. Kept in memory only, never on disk: the
+    cache folder is one anyone may write to, and what is read back from here runs. Every
+    Renderer's Sandbox has the same options (the code depends on them); at most `limit`
+    templates are kept, the oldest dropped first."""
+
+    def __init__(self, limit: int = 512):
+        self.limit = limit
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)        # checks the source's checksum; a stale entry is ignored
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code.pop(bucket.key, None)             # a changed template moves to the newest end
+        if len(self._code) >= self.limit:
+            del self._code[next(iter(self._code))]
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
+
+
 @dataclass
 class Renderer:
-    """One sandboxed environment per pack: templates are compiled once and reused."""
+    """One sandboxed environment per pack: templates are compiled once a process (COMPILED) and
+    reused."""
 
     template_dirs: list[Path]
 
@@ -274,6 +303,7 @@ class Renderer:
             undefined=DesignerUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
+            bytecode_cache=COMPILED,
         )
         # the sandbox's own `range` stays: it refuses loops of more than 100,000 steps
         self.env.globals.update(hsl=hsl, seeded=seeded, min=min, max=max, abs=abs,
