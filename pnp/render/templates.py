@@ -13,6 +13,7 @@ import os
 import posixpath
 import random
 import re
+import threading
 import traceback
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -273,6 +274,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
     def __init__(self, limit: int = 512):
         self.limit = limit
         self._code: dict[str, bytes] = {}
+        self._lock = threading.Lock()                # builds in threads (the server) share it
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = self._code.get(bucket.key)
@@ -280,10 +282,12 @@ class CompiledTemplates(jinja2.BytecodeCache):
             bucket.bytecode_from_string(code)        # checks the source's checksum; a stale entry is ignored
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self._code.pop(bucket.key, None)             # a changed template moves to the newest end
-        if len(self._code) >= self.limit:
-            del self._code[next(iter(self._code))]
-        self._code[bucket.key] = bucket.bytecode_to_string()
+        code = bucket.bytecode_to_string()
+        with self._lock:
+            self._code.pop(bucket.key, None)         # a changed template moves to the newest end
+            while len(self._code) >= self.limit:
+                del self._code[next(iter(self._code))]
+            self._code[bucket.key] = code
 
 
 COMPILED = CompiledTemplates()
