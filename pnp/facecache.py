@@ -253,12 +253,14 @@ def text_value(texts: Any, key: str) -> str:
     return json.dumps(plain(raw), sort_keys=True, ensure_ascii=False)
 
 
-def _strs(value: Any) -> bool:
+def is_str_list(value: Any) -> bool:
+    """A list of strings, as JSON read back gives it (the cache files' checks)."""
     return type(value) is list and (not value or all(type(v) is str for v in value))
 
 
-def _str_map(value: Any) -> bool:
-    return type(value) is dict and (not value or all(type(k) is str and type(v) is str for k, v in value.items()))
+def is_str_map(value: Any, kind: type = str) -> bool:
+    """A mapping of strings to values of type `kind`, as JSON read back gives it."""
+    return type(value) is dict and (not value or all(type(k) is str and type(v) is kind for k, v in value.items()))
 
 
 def parse_face(data: Any, index_format: int | None = None) -> CachedFace | None:
@@ -271,8 +273,8 @@ def parse_face(data: Any, index_format: int | None = None) -> CachedFace | None:
     if not (isinstance(data.get("drawing"), str) and isinstance(data.get("svg"), str) and isinstance(issues, list)
             and all(isinstance(i, list) and len(i) == 2 and isinstance(i[0], str) and isinstance(i[1], dict)
                     for i in issues)
-            and _strs(data.get("missing")) and _str_map(data.get("text_keys")) and _str_map(data.get("texts"))
-            and _str_map(data.get("art")) and isinstance(data.get("sha"), str) and _size(data.get("size"))):
+            and is_str_list(data.get("missing")) and is_str_map(data.get("text_keys")) and is_str_map(data.get("texts"))
+            and is_str_map(data.get("art")) and isinstance(data.get("sha"), str) and _size(data.get("size"))):
         return None
     return CachedFace(data["drawing"], data["svg"], tuple((code, facts) for code, facts in issues),
                       tuple(data["missing"]), data["text_keys"], data["texts"], data["art"], data["sha"],
@@ -454,29 +456,46 @@ _DRAWINGS_HEADER = '{"format":%d}\n' % FORMAT
 
 def read_drawings(path: Path) -> dict[str, str]:
     """An index's drawings file: drawing id -> its JSON text, as written (each face checks the
-    text it uses against its entry's `sha`); {} when the file is missing or not of this FORMAT.
-    A line a drawing: its id, a space and its JSON text (which holds no line break). Apart from
-    the faces' entries: a rebuild parses the entries, a few hundred bytes a face, and keeps the
+    text it uses against its entry's `sha`); {} when the file is missing; ValueError when it is
+    not a drawings file of this FORMAT. A line a drawing (`read_keyed_lines`). Apart from the
+    faces' entries: a rebuild parses the entries, a few hundred bytes a face, and keeps the
     drawings as text, parsed only for a face whose PDF form is drawn again."""
+    drawings = read_keyed_lines(path, _DRAWINGS_HEADER)
+    if drawings is None:
+        raise ValueError("not a drawings file")
+    mark_used(path)                          # the eviction order, as its index (a missing file: nothing)
+    return drawings
+
+
+def read_keyed_lines(path: Path, header: str) -> dict[str, str] | None:
+    """A cache file of a first line `header` (its format), then a line an item: its key, a space
+    and its JSON text (which holds no line break), kept as text: key -> text. {} when the file
+    is missing; None when it cannot be read or is not of that format. The face cache's drawings
+    and the cards PDF's kept streams (pnp.sheets.pdfparts) are written so."""
     try:
         text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError):
-        raise ValueError("not a drawings file") from None
+        return None
     lines = text.split("\n")
-    if lines[0] + "\n" != _DRAWINGS_HEADER:
-        raise ValueError("not a drawings file")
-    drawings = {}
+    if lines[0] + "\n" != header:
+        return None
+    items = {}
     for line in lines[1:]:
-        drawing_id, _, drawing = line.partition(" ")
-        if drawing_id and drawing:
-            drawings[drawing_id] = drawing
+        key, _, item = line.partition(" ")
+        if key and item:
+            items[key] = item
+    return items
+
+
+def mark_used(path: Path) -> None:
+    """Date a cache file's access now (its modification date kept): `trim` removes the files
+    used longest ago first."""
     try:
-        os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order, as its index
+        os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))
     except OSError:
         pass
-    return drawings
 
 
 def _unlink(path: Path) -> int:

@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -92,10 +90,9 @@ class LoadCache:
             return None
         entry = parse_entry(data)
         if entry is not None:
-            try:
-                os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order
-            except OSError:
-                pass
+            from pnp.facecache import mark_used
+
+            mark_used(path)                         # the eviction order
         return entry
 
     def put(self, key: str, entry: dict) -> None:
@@ -126,14 +123,12 @@ def _refuse(value: Any) -> Any:
 
 # ------------------------------------------------------------------ checking what is read
 
-def _str_map(value: Any, kind: type = str) -> bool:
-    return type(value) is dict and all(type(k) is str and type(v) is kind for k, v in value.items())
-
-
 def parse_entry(data: Any) -> dict | None:
     """An entry's JSON checked field by field (the shapes `put` writes); None when it is not one.
     Values (the file's, a card's fields, a reference's) are any JSON data, as the file gave them.
     The entry's "lines" become the Source's map (key path tuple -> line)."""
+    from pnp.facecache import is_str_map
+
     if type(data) is not dict or data.get("format") != FORMAT or "value" not in data:
         return None
     try:
@@ -154,10 +149,10 @@ def parse_entry(data: Any) -> dict | None:
             if not (type(_collection) is str and type(line) is int and type(where) is str and type(snippet) is str):
                 return None
         for key, texts, line, where, text_lines in data["literals"]:
-            if not (type(key) is str and _str_map(texts) and type(line) is int and type(where) is str
-                    and _str_map(text_lines, int)):
+            if not (type(key) is str and is_str_map(texts) and type(line) is int and type(where) is str
+                    and is_str_map(text_lines, int)):
                 return None
-        if not _str_map(data["bodies"], int):
+        if not is_str_map(data["bodies"], int):
             return None
     except (TypeError, ValueError, KeyError):          # not a list, a record of another length...
         return None

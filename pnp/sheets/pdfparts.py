@@ -36,7 +36,6 @@ import hashlib
 import json
 import os
 import re
-import time
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -46,6 +45,8 @@ from reportlab import Version as REPORTLAB_VERSION
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
+
+from pnp.facecache import is_str_list, mark_used, read_keyed_lines
 
 FORMAT = 2               # 2: font calls as characters with their codes (_fonts_of), a line an entry
 SUFFIX = ".parts"        # not .json: the face cache's index files are the *.json ones
@@ -311,10 +312,7 @@ class PdfParts:
         path = folder / name[:2] / f"{name}{SUFFIX}"
         entries = read_entries(path)
         if entries:
-            try:
-                os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order
-            except OSError:
-                pass
+            mark_used(path)                   # the eviction order
         return cls(path, entries)
 
     def _key(self, canvas: Any, *parts: Any) -> str:
@@ -399,7 +397,7 @@ class PdfParts:
         doc = canvas._doc   # noqa: SLF001
         key = self._key(canvas, "page", canvas.getPageNumber(), page_size, inputs)
         entry = self._reusable(key, doc)
-        if entry is not None and _strings(entry.get("xobjects")) and _strings(entry.get("warnings")):
+        if entry is not None and is_str_list(entry.get("xobjects")) and is_str_list(entry.get("warnings")):
             canvas.setPageSize(page_size)
             canvas._formsinuse = list(entry["xobjects"])   # noqa: SLF001  (what the page's doForm calls list)
             canvas.showPage()
@@ -485,29 +483,14 @@ _PDFDOC_ONLY = re.compile("[\x18-\x1f]")     # ASCII characters PDFDocEncoding g
 def read_entries(path: Path) -> dict[str, str]:
     """A streams file's entries, key -> the entry's JSON text (parsed when the entry is used);
     {} for a file that is missing or not of this FORMAT. The file is a line of JSON with its
-    format, then a line per entry: its key (64 hex digits), a space and the entry as JSON. A
-    rebuild writes the lines of the entries it reuses as they were read, without decoding and
-    encoding them again."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return {}
-    lines = text.split("\n")
-    if lines[0] + "\n" != _HEADER:
-        return {}
-    entries = {}
-    for line in lines[1:]:
-        key, _, entry = line.partition(" ")
-        if len(key) == 64 and entry:
-            entries[key] = entry
-    return entries
+    format, then a line per entry: its key (64 hex digits), a space and the entry as JSON
+    (pnp.facecache.read_keyed_lines). A rebuild writes the lines of the entries it reuses as
+    they were read, without decoding and encoding them again."""
+    entries = read_keyed_lines(path, _HEADER) or {}
+    return {key: entry for key, entry in entries.items() if len(key) == 64}
 
 
 def write_entries(path: Path, entries: dict[str, dict]) -> None:
     """Write `entries` (key -> entry) as read_entries reads them (tests make damaged files)."""
     path.write_text(_HEADER + "".join(f"{key} {json.dumps(entry, ensure_ascii=False, separators=(',', ':'))}\n"
                                       for key, entry in entries.items()), encoding="utf-8")
-
-
-def _strings(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
