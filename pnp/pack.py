@@ -765,13 +765,13 @@ def _cached_card_file(cache: LoadCache, file: Path, body: dict, deck_id: str, in
     if found is not None:
         cache.hits += 1
         return found
-    before = (len(problems.items), sum(map(len, reading.held.values())), len(reading.seen), dict(reading.bodies),
-              reading.crossed, len(checkers))
+    problems_before, held_before = len(problems.items), sum(map(len, reading.held.values()))
+    seen_before, bodies_before = len(reading.seen), dict(reading.bodies)
+    crossed_before, checkers_before = reading.crossed, len(checkers)
     source = parse_source(file, text, problems)
     if source is None:
         return None, []
     cards = _read_cards(source, deck_id, index, kinds, reading, problems, checkers, languages, body.get("kind"))
-    problems_before, held_before, seen_before, bodies_before, crossed_before, checkers_before = before
     if (len(problems.items) == problems_before and sum(map(len, reading.held.values())) == held_before
             and reading.crossed == crossed_before and len(checkers) == checkers_before + 1):
         checker = checkers[-1]
