@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp import (
+    collector,
     components,  # light: its drawing code loads when first used (pnp.components.__getattr__)
+    composition,  # light too: the rules checker loads for a pack that has rules
     tuckbox,  # light too: loads when a deck has a tuck box (pnp.tuckbox.__getattr__)
 )
-from pnp.composition import ERROR, check_composition
 from pnp.errors import DataError, OutputError, PnpError, Problem, Problems, display_path
 from pnp.facecache import FaceCache
 from pnp.i18n import sheet as sheet_text
@@ -110,7 +111,8 @@ class BuildResult:
 def build(games: list[str], options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:
     """Build `games` as `options` say; `progress` (pnp.progress) counts faces drawn and pages written."""
     try:
-        return _build(games, options, progress)
+        with collector.eased():                                        # fewer collector passes
+            return _build(games, options, progress)
     finally:
         if progress is not None:
             progress.finish()
@@ -289,8 +291,11 @@ def release_checked_data(pack: Pack) -> None:
 
 
 def check_rules(packs: list[Pack]) -> None:
-    """Refuse decks that break their game's composition rules (or whose rules file is broken)."""
-    errors = [f for pack in packs for f in check_composition(pack) if f.severity == ERROR]
+    """Refuse decks that break their game's composition rules (or whose rules file is broken). The
+    checker is loaded only for a pack that has rules."""
+    if not any(composition.has_rules(pack.root) for pack in packs):
+        return
+    errors = [f for pack in packs for f in composition.check_composition(pack) if f.severity == composition.ERROR]
     if errors:
         lines = [f"the rules checker found {len(errors)} error{'s' * (len(errors) != 1)}; "
                  "nothing was printed (fix them, or build with --force):", *map(str, errors)]

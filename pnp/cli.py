@@ -5,12 +5,11 @@ import errno
 import gc
 import importlib
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
+from pnp import collector
 from pnp.errors import InternalError, OutputError, PnpError, display_path, os_error_text
 from pnp.i18n.sheet import languages as sheet_languages
 from pnp.print_constants import FLIPS, LAYOUTS, MAX_PRINTER_MARGIN_MM, PAPERS, PRINTER_MARGIN_MM
@@ -108,7 +107,7 @@ def main() -> None:
 def build(games, lang, paper, layout, flip, back_offset, printer_margin, out, png, mat, force, strict, no_cache,
           watch, digits):
     """Build printable PDFs for GAMES (pack names or pack folders; default: every shipped game)."""
-    with _collector_paused():
+    with collector.paused():
         from pnp import build as build_module
         from pnp.pack import available_packs
     if _ONE_COMMAND:
@@ -136,21 +135,6 @@ def build(games, lang, paper, layout, flip, back_offset, printer_margin, out, pn
         click.echo("stopped watching", err=True)
         return
     _build_report(build_module.build(games, options, BuildProgress.for_stream(sys.stderr)))
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Importing the build's modules makes a few hundred thousand objects and next to no garbage:
-    the cyclic garbage collector, left on, walks them all again at every full pass it starts
-    meanwhile (with `gc.freeze` after them, 4 % of a 95-card build's instructions). Restores the
-    collector's state however the imports end."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _build_report(result) -> None:

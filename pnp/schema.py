@@ -19,7 +19,6 @@ converted to millimetres once, here; `size` a card size (poker, bridge... or "63
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -136,6 +135,8 @@ def describe(value: Any) -> str:
 
 def closest(word: str, known: list[str]) -> str | None:
     """The known word `word` was most probably meant to be, if any is close."""
+    import difflib  # a did-you-mean is only for a misspelt name
+
     close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1, cutoff=0.6)
     return close[0] if close else None
 

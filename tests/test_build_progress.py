@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from pnp import build as pipeline
 from pnp.cli import main
+from pnp.composition import rules as composition_rules
 from pnp.pack import load_pack
 from pnp.progress import BuildProgress
 from pnp.watch import watch
@@ -154,7 +155,7 @@ def test_the_build_lets_go_of_what_only_the_load_and_the_rules_checker_read(tmp_
     lines) and the record of literal texts are not held while faces are drawn and the PDF written;
     the rules checker still had them."""
     seen: dict = {}
-    checked = pipeline.check_composition
+    checked = composition_rules.check_composition      # what pnp.build loads when a pack has rules
 
     def check(pack):
         seen["at check"] = [deck.source is not None for deck in pack.decks]
@@ -168,7 +169,7 @@ def test_the_build_lets_go_of_what_only_the_load_and_the_rules_checker_read(tmp_
     monkeypatch.chdir(tmp_path)
     assert CliRunner().invoke(main, ["new", "my-game"]).exit_code == 0   # its cards write texts
     assert load_pack(tmp_path / "my-game").literal_texts                  # literally (10 of them)
-    monkeypatch.setattr(pipeline, "check_composition", check)
+    monkeypatch.setattr(composition_rules, "check_composition", check)
     monkeypatch.setattr(pipeline, "render_faces", render)
     pipeline.build([str(tmp_path / "my-game")], pipeline.BuildOptions(lang="en", out=tmp_path / "out", cache=False))
     assert seen["at check"] == [True]

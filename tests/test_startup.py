@@ -56,6 +56,23 @@ def test_a_build_never_imports_the_engines_the_checker_or_the_report(tmp_path):
     assert [name for name in BUILD_NEVER if loaded(modules, name)] == []
 
 
+# What a build of a pack that has no rules file, no raster art and no misspelt name has no use
+# for: the composition checker, difflib's did-you-mean, Babel's date
+# patterns (the text direction reads one string of a locale file), Pillow's EXIF turning and
+# importlib.resources (the shipped folders are found beside pnp.shipped): issue 13.
+PLAIN_BUILD_NEVER = ("pnp.composition.rules", "pnp.composition.findings", "difflib", "babel.dates",
+                     "PIL.ImageOps", "importlib.resources")
+
+
+def test_a_plain_build_loads_only_what_it_uses(tmp_path):
+    modules = modules_after("import pnp.cli\n"
+                            f"pnp.cli.main(['build', {str(TINY)!r}, '--lang', 'en', '--out', {str(tmp_path)!r}], "
+                            "standalone_mode=False)")
+    assert (tmp_path / "tiny" / "tiny-cards-en-a4.pdf").is_file()
+    assert not (TINY / "rules.yaml").exists()
+    assert [name for name in PLAIN_BUILD_NEVER if name in modules] == []
+
+
 def test_a_build_reads_only_the_fonts_and_plugins_it_uses(tmp_path):
     """A pack whose texts are regular and bold does not parse the condensed font, and a pack
     without components does not look for component plugins (importlib.metadata) nor load the

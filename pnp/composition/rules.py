@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from pnp.composition import RULES_NAME, has_rules
 from pnp.composition.findings import ERROR, Finding, finding
 from pnp.composition.items import MISSING, Item, ItemIndex, RuleSpecError, parse_path, same_value
 from pnp.composition.schema import COMMON, KINDS, RULES_FILE
@@ -21,7 +22,6 @@ from pnp.schema import Validator
 from pnp.units import card_size_pt, pt_to_mm
 from pnp.yamlsource import Source, dotted, load_source
 
-RULES_NAME = "rules.yaml"
 VOCABULARY = "see pnp/composition/schema.py for the rule vocabulary"
 
 
@@ -544,9 +544,9 @@ assert set(CHECKS) == set(KINDS), "every rule kind has a schema and a check"
 def load_rules(pack_root: Path, game: str) -> tuple[list[Rule], list[Finding]]:
     """The rules of one pack (none when it has no rules.yaml) and the problems of its rules file:
     any problem makes the file unusable (fatal findings, no rules)."""
-    file = pack_root / RULES_NAME
-    if not file.is_file():
+    if not has_rules(pack_root):
         return [], []
+    file = pack_root / RULES_NAME
     problems = Problems()
     source = load_source(file, problems)
     findings = [_file_finding(p, "rules.syntax", "fix the rules file", game) for p in problems.items]

@@ -23,7 +23,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, UnidentifiedImageError
 from reportlab.lib.utils import ImageReader
 
 from pnp.limits import MAX_ART_BYTES, MAX_ART_PIXELS, MAX_SVG_ART_BYTES
@@ -74,6 +74,8 @@ class RasterArt:
         with _bounded(), Image.open(io.BytesIO(self._data)) as image:
             if image.format == "JPEG" and image.mode in ("RGB", "L") and _upright(image):
                 return ImageReader(io.BytesIO(self._data))
+            from PIL import ImageOps  # only raster art that needs turning upright
+
             return ImageReader(_pdf_mode(ImageOps.exif_transpose(image)))
 
 
