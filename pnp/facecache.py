@@ -50,12 +50,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pnp.limits import MAX_FACE_CACHE_BYTES
 
-FORMAT = 4                      # bump when an entry's layout or meaning changes (3: drawings in their own
-                                # file; 4: the index a line a face)
+FORMAT = 5                      # bump when an entry's layout or meaning changes (3: drawings in their own
+                                # file; 4: the index a line a face; 5: text_keys of the issues' texts only)
 _PACKAGE = Path(__file__).resolve().parent
 # The code a face's drawing comes from: a change to any of it (in a development checkout, where
 # the version stays put) must not replay drawings the old code made.
@@ -165,19 +165,28 @@ def pack_assets_digest(pack: Any) -> str:
 
 # ------------------------------------------------------------------ entries
 
-@dataclass(frozen=True)
-class CachedFace:
-    """What a face entry holds, read back (see FaceCache.face)."""
+class CachedFace(NamedTuple):
+    """What a face entry holds, read back (see FaceCache.face). A named tuple: ~1,900 are made a
+    rebuild, and a frozen dataclass sets each field through object.__setattr__ (several times the
+    cost)."""
 
     drawing_id: str
     svg_key: str                              # the face's key in the PDF (its SVG's hash)
     issues: tuple[tuple[str, dict], ...]      # (code, FitIssue.facts())
     missing_keys: tuple[str, ...]
-    text_keys: dict[str, str]
+    text_keys: dict[str, str]                 # an issue's text -> the one key that produced it (see issue_keys)
     texts: dict[str, str]                     # text key -> its value when drawn (see text_value)
     art: dict[str, str]                       # href -> the file's sha256 when drawn
     sha: str                                  # text_sha of its drawing's JSON text
     size: tuple[float, float]                 # the drawing's width and height (points)
+
+
+def issue_keys(issues: Any, text_keys: Mapping[str, str]) -> dict[str, str]:
+    """What an entry keeps of a face's text keys (pnp.render.faces.RenderedFace.text_keys): those
+    of its issues' texts, the only ones a build asks for (the key a text.fit problem names). Every
+    text the face printed, long card texts included, was most of an entry, and so of the time a
+    rebuild takes to read the index back."""
+    return {issue.text: text_keys[issue.text] for issue in issues if issue.text in text_keys}
 
 
 def text_sha(text: str) -> str:

@@ -172,6 +172,33 @@ def test_the_index_holds_a_line_a_face_read_alone_and_written_back_as_read(tiny_
     assert again.drawn == [] and again.cached == 10
 
 
+def test_a_face_read_back_names_the_key_of_each_text_it_reports(tiny_pack, tmp_path, cache_dir):
+    """An entry keeps the text keys of its issues' texts only (not every text the face printed):
+    the problems of faces read back are those of faces drawn, each text.fit naming its key."""
+    from pnp.build import render_faces
+    from pnp.pack import load_pack
+
+    en = tiny_pack / "text" / "en.yaml"
+    en.write_text(en.read_text(encoding="utf-8").replace("body: Two faces}", "body: " + "Overflowing " * 80 + "}"),
+                  encoding="utf-8")
+
+    def problems(cache: FaceCache | None) -> list[tuple]:
+        _faces, found = render_faces(load_pack(tiny_pack), "en", cache=cache, keep_svg=False, packed=True)
+        if cache is not None:
+            cache.save()
+        return [(p.code, p.key, p.face, p.message, p.get("text_key")) for p in found]
+
+    drawn = problems(None)
+    assert [(code, key) for code, _k, _f, _m, key in drawn if code == "text.fit"] == [("text.fit", "card.gamma.body")]
+    first = FaceCache()
+    assert problems(first) == drawn and first.hits == 0
+    [index] = cache_dir.rglob(f"*{INDEX}")                            # the cards' faces (no tuck box here)
+    kept = [json.loads(line.split(" ", 1)[1])["text_keys"] for line in index.read_text(encoding="utf-8").splitlines()[1:]]
+    assert len(kept) == 10 and [list(keys.values()) for keys in kept if keys] == [["card.gamma.body"]]
+    again = FaceCache()
+    assert problems(again) == drawn and again.hits == 10 and again.drawn == []
+
+
 def test_no_cache_reads_and_writes_nothing(tiny_pack, tmp_path, cache_dir):
     result = CliRunner().invoke(main, ["build", str(tiny_pack), "--lang", "en", "--out", str(tmp_path / "o"),
                                        "--no-cache"])
