@@ -44,6 +44,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import time
 import zlib
 from collections.abc import Mapping
@@ -260,6 +261,40 @@ def _size(value: Any) -> bool:
     return type(width) in (int, float) and type(height) in (int, float) and width > 0 and height > 0
 
 
+class ParsedEntries:
+    """Face entries parsed and checked in this process, by their exact JSON text (an index line's):
+    a rebuild in the same process (`pnp build --watch`, the server, bench_build's rebuild) reads
+    the index again, and a line whose text was parsed before gives its entry back without JSON
+    decoding and `parse_face` again (~1,900 lines a 950-card rebuild; the entry is a function of
+    the text alone, so a line that reads differently now is parsed anew). Only entries
+    `parse_face` accepted are kept, in memory only; callers treat them as read-only (they are
+    shared by every build of the process); at most `limit`, the oldest dropped first."""
+
+    def __init__(self, limit: int = 4096):
+        self.limit = limit
+        self._entries: dict[str, CachedFace] = {}
+        self._lock = threading.Lock()                # builds in threads (the server) share it
+
+    def get(self, text: str) -> CachedFace | None:
+        """The entry of `text`, None when it is not one."""
+        found = self._entries.get(text)
+        if found is not None:
+            return found
+        try:
+            found = parse_face(json.loads(text), FORMAT)
+        except (ValueError, RecursionError):
+            return None
+        if found is not None:
+            with self._lock:
+                while len(self._entries) >= self.limit:
+                    del self._entries[next(iter(self._entries))]
+                self._entries[text] = found
+        return found
+
+
+PARSED = ParsedEntries()
+
+
 @dataclass
 class FaceCache:
     """One build's view of the cache folder: lookups, stores and what they did."""
@@ -311,10 +346,7 @@ class FaceCache:
         text = self._read_faces[index].get(key)
         if text is None:
             return None
-        try:
-            found = parse_face(json.loads(text), FORMAT)
-        except (ValueError, RecursionError):
-            found = None
+        found = PARSED.get(text)
         if found is None:
             self.broken += 1
             return None

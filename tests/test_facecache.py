@@ -199,6 +199,47 @@ def test_a_face_read_back_names_the_key_of_each_text_it_reports(tiny_pack, tmp_p
     assert problems(again) == drawn and again.hits == 10 and again.drawn == []
 
 
+def test_a_rebuild_in_the_process_parses_no_entry_it_parsed_before(tiny_pack, tmp_path, cache_dir, monkeypatch):
+    """facecache.PARSED: an index line read again with the same text gives the entry parsed
+    before; a line whose text changed (under the same face key) is parsed, and checked, anew."""
+    from pnp import facecache
+
+    monkeypatch.setattr(facecache, "PARSED", facecache.ParsedEntries())
+    parsed: list[object] = []
+    real = facecache.parse_face
+    monkeypatch.setattr(facecache, "parse_face", lambda data, *more: parsed.append(data) or real(data, *more))
+    build(tiny_pack, tmp_path / "first")
+    assert parsed == []                                                 # an empty cache: nothing read
+    again = build(tiny_pack, tmp_path / "again")
+    assert again.cached == 10 and parsed                           # (faces of the same drawing: one text)
+    parsed.clear()
+    third = build(tiny_pack, tmp_path / "third")
+    assert third.cached == 10 and parsed == []
+    [index] = [p for p in cache_dir.rglob(f"*{INDEX}") if len(p.read_text(encoding="utf-8").splitlines()) == 11]
+    header, *lines = index.read_text(encoding="utf-8").splitlines()
+    key, entry = lines[0].split(" ", 1)
+    face = json.loads(entry)
+    face["issues"] = "many"                                             # the same face key, not an entry now
+    lines[0] = f"{key} {json.dumps(face)}"
+    index.write_text(header + "\n" + "".join(f"{line}\n" for line in lines), encoding="utf-8")
+    damaged = build(tiny_pack, tmp_path / "damaged")
+    assert len(parsed) == 1 and damaged.cached == 9 and len(damaged.drawn) == 1
+    assert cards_pdf(tmp_path / "damaged") == cards_pdf(tmp_path / "first")
+
+
+def test_parsed_entries_keep_at_most_their_limit_the_oldest_dropped_first():
+    from pnp.facecache import FORMAT, ParsedEntries
+
+    parsed = ParsedEntries(limit=2)
+    texts = [json.dumps({"drawing": f"d{n}", "svg": "s", "sha": "h", "issues": [], "missing": [], "text_keys": {},
+                         "texts": {}, "art": {}, "size": [1, 2]}) for n in range(3)]
+    first = [parsed.get(text) for text in texts]
+    assert [face.drawing_id for face in first if face] == ["d0", "d1", "d2"] and FORMAT
+    assert parsed.get(texts[2]) is first[2] and parsed.get(texts[1]) is first[1]
+    assert parsed.get(texts[0]) is not first[0] and parsed.get(texts[0]) == first[0]   # dropped: parsed again
+    assert parsed.get("{not json") is None and parsed.get('{"drawing": 1}') is None
+
+
 def test_no_cache_reads_and_writes_nothing(tiny_pack, tmp_path, cache_dir):
     result = CliRunner().invoke(main, ["build", str(tiny_pack), "--lang", "en", "--out", str(tmp_path / "o"),
                                        "--no-cache"])
