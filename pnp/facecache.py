@@ -263,10 +263,12 @@ def _size(value: Any) -> bool:
 
 class ParsedEntries:
     """Face entries parsed and checked in this process, by their exact JSON text (an index line's):
-    a rebuild in the same process (`pnp build --watch`, the server, bench_build's rebuild) reads
-    the index again, and a line whose text was parsed before gives its entry back without JSON
-    decoding and `parse_face` again (~1,900 lines a 950-card rebuild; the entry is a function of
-    the text alone, so a line that reads differently now is parsed anew). Only entries
+    a rebuild in the same process (`pnp build --watch`, the server) reads the index again, and a
+    line whose text was parsed before gives its entry back without JSON decoding and `parse_face`
+    again (~1,900 lines a 950-card rebuild; the entry is a function of the text alone, so a line
+    that reads differently now is parsed anew). A build that drew a face stored its entry without
+    parsing it: the first rebuild after it parses every line still (parsing them as they are
+    stored would move that cost into the full build, not save it). Only entries
     `parse_face` accepted are kept, in memory only; callers treat them as read-only (they are
     shared by every build of the process); at most `limit`, the oldest dropped first."""
 
