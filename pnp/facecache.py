@@ -18,11 +18,15 @@ read differently now is a miss.
 Two files per pack and language, plain JSON text with a format number (never pickle: the cache
 is a folder anyone may write to, so reading it must not run code):
 
-    faces/<i[:2]>/<i>.json       `faces`: face key -> its drawing's id, the SVG's key, its text
-                                 findings, the texts and art it read. `i` hashes what all those
-                                 faces share (fonts, code, language, bleed, the pack's
-                                 collections...): one file read and one written a build, not one
-                                 per face (creating files was most of the cost of a first build).
+    faces/<i[:2]>/<i>.faces      a line per face: its key and its entry's JSON text (its drawing's
+                                 id, the SVG's key, its text findings, the texts and art it read).
+                                 `i` hashes what all those faces share (fonts, code, language,
+                                 bleed, the pack's collections...): one file read and one written
+                                 a build, not one per face (creating files was most of the cost of
+                                 a first build). An entry is parsed when its face is looked up, and
+                                 one used again is written back as the text it was read as: a
+                                 rebuild's index is ~1,900 entries of which two changed, and
+                                 encoding them all again was most of `save`.
     faces/<i[:2]>/<i>.drawings   a line per drawing: its id and its JSON text (width, height and
                                  the drawing operations of pnp.render.svgcanvas: PDF operators,
                                  text, images by href), kept as text until a face's PDF form is
@@ -40,17 +44,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import time
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pnp.limits import MAX_FACE_CACHE_BYTES
 
-FORMAT = 3                      # bump when an entry's layout or meaning changes (3: drawings in their own file)
+FORMAT = 5                      # bump when an entry's layout or meaning changes (3: drawings in their own
+                                # file; 4: the index a line a face; 5: text_keys of the issues' texts only)
 _PACKAGE = Path(__file__).resolve().parent
 # The code a face's drawing comes from: a change to any of it (in a development checkout, where
 # the version stays put) must not replay drawings the old code made.
@@ -160,67 +166,34 @@ def pack_assets_digest(pack: Any) -> str:
 
 # ------------------------------------------------------------------ entries
 
-@dataclass(frozen=True)
-class CachedFace:
-    """What a face entry holds, read back (see FaceCache.load)."""
+class CachedFace(NamedTuple):
+    """What a face entry holds, read back (see FaceCache.face). A named tuple: ~1,900 are made a
+    rebuild, and a frozen dataclass sets each field through object.__setattr__ (several times the
+    cost)."""
 
     drawing_id: str
     svg_key: str                              # the face's key in the PDF (its SVG's hash)
     issues: tuple[tuple[str, dict], ...]      # (code, FitIssue.facts())
     missing_keys: tuple[str, ...]
-    text_keys: dict[str, str]
+    text_keys: dict[str, str]                 # an issue's text -> the one key that produced it (see issue_keys)
     texts: dict[str, str]                     # text key -> its value when drawn (see text_value)
     art: dict[str, str]                       # href -> the file's sha256 when drawn
     sha: str                                  # text_sha of its drawing's JSON text
     size: tuple[float, float]                 # the drawing's width and height (points)
 
 
+def issue_keys(issues: Any, text_keys: Mapping[str, str]) -> dict[str, str]:
+    """What an entry keeps of a face's text keys (pnp.render.faces.RenderedFace.text_keys): those
+    of its issues' texts, the only ones a build asks for (the key a text.fit problem names). Every
+    text the face printed, long card texts included, was most of an entry, and so of the time a
+    rebuild takes to read the index back."""
+    return {issue.text: text_keys[issue.text] for issue in issues if issue.text in text_keys}
+
+
 def text_sha(text: str) -> str:
     """What a face entry records of its drawing's text: a drawing read back whole and unchanged
     can be kept packed (pnp.render.facedata.PackedFace) without decoding it now."""
     return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def write_json(out: Any, data: dict[str, Any], maps: tuple[str, ...]) -> None:
-    """json.dump of `data`, whose `maps` values are mappings written one item at a time, each by
-    the C encoder: json.dump itself encodes in Python (several times slower), and json.dumps of
-    the whole would hold the file's text in memory at once."""
-    def dumps(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-    out.write("{")
-    for n, (name, value) in enumerate(data.items()):
-        out.write(("," if n else "") + dumps(name) + ":")
-        if name not in maps:
-            out.write(dumps(value))
-            continue
-        pieces: list[str] = []
-        run: dict[str, Any] = {}        # items read back, written by one dumps call (less Python per item)
-        for key, item in value.items():
-            if isinstance(item, _Raw):
-                if run:
-                    pieces.append(dumps(run)[1:-1])
-                    run = {}
-                pieces.append(dumps(key) + ":" + item)
-            else:
-                run[key] = item
-                if len(run) >= _RUN:
-                    pieces.append(dumps(run)[1:-1])
-                    run = {}
-        if run:
-            pieces.append(dumps(run)[1:-1])
-        out.write("{")
-        for k, piece in enumerate(pieces):
-            out.write(("," if k else "") + piece)
-        out.write("}")
-    out.write("}")
-
-
-_RUN = 200      # items encoded at once by write_json: a few hundred kilobytes of text at most
-
-
-class _Raw(str):
-    """A value that is JSON text already (write_json writes it as it is)."""
 
 
 def _text(drawing: str | bytes) -> str:
@@ -288,6 +261,42 @@ def _size(value: Any) -> bool:
     return type(width) in (int, float) and type(height) in (int, float) and width > 0 and height > 0
 
 
+class ParsedEntries:
+    """Face entries parsed and checked in this process, by their exact JSON text (an index line's):
+    a rebuild in the same process (`pnp build --watch`, the server) reads the index again, and a
+    line whose text was parsed before gives its entry back without JSON decoding and `parse_face`
+    again (~1,900 lines a 950-card rebuild; the entry is a function of the text alone, so a line
+    that reads differently now is parsed anew). A build that drew a face stored its entry without
+    parsing it: the first rebuild after it parses every line still (parsing them as they are
+    stored would move that cost into the full build, not save it). Only entries
+    `parse_face` accepted are kept, in memory only; callers treat them as read-only (they are
+    shared by every build of the process); at most `limit`, the oldest dropped first."""
+
+    def __init__(self, limit: int = 4096):
+        self.limit = limit
+        self._entries: dict[str, CachedFace] = {}
+        self._lock = threading.Lock()                # builds in threads (the server) share it
+
+    def get(self, text: str) -> CachedFace | None:
+        """The entry of `text`, None when it is not one."""
+        found = self._entries.get(text)
+        if found is not None:
+            return found
+        try:
+            found = parse_face(json.loads(text), FORMAT)
+        except (ValueError, RecursionError):
+            return None
+        if found is not None:
+            with self._lock:
+                while len(self._entries) >= self.limit:
+                    del self._entries[next(iter(self._entries))]
+                self._entries[text] = found
+        return found
+
+
+PARSED = ParsedEntries()
+
+
 @dataclass
 class FaceCache:
     """One build's view of the cache folder: lookups, stores and what they did."""
@@ -299,14 +308,15 @@ class FaceCache:
     broken: int = 0                                    # entries that did not read: ignored, redrawn
     unwritable: str = ""                               # why the cache could not be written (once)
     streams_reused: int = 0                            # PDF forms and pages written from the cache (pnp.sheets.pdfparts)
-    _read_faces: dict[str, dict[str, Any]] = field(default_factory=dict)   # index -> faces as read
+    _read_faces: dict[str, dict[str, str]] = field(default_factory=dict)   # index -> face -> its entry's text as read
     _read_drawings: dict[str, dict[str, Any]] = field(default_factory=dict)
-    _faces: dict[str, dict[str, Any]] = field(default_factory=dict)     # index -> face -> (drawing, entry) used or made now
+    _faces: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)   # index -> face -> (drawing,
+                                                       # its entry's JSON text) used or made now
     _drawings: dict[str, dict[str, Any]] = field(default_factory=dict)  # index -> their drawings
     _changed: set[str] = field(default_factory=set)    # indexes with new entries, to write
 
     def _path(self, index: str) -> Path:
-        return self.folder / index[:2] / f"{index}.json"
+        return self.folder / index[:2] / f"{index}{INDEX}"
 
     def _drawings_path(self, index: str) -> Path:
         return self.folder / index[:2] / f"{index}{DRAWINGS}"
@@ -317,36 +327,32 @@ class FaceCache:
         if index in self._read_faces:
             return
         path = self._path(index)
-        faces: Any = {}
-        drawings: Any = {}
-        try:
-            data = json.loads(path.read_bytes())
-            if not isinstance(data, dict) or data.get("format") != FORMAT:
-                raise ValueError("not an index")
-            faces = data["faces"]
-            if not isinstance(faces, dict):
-                raise ValueError("not an index")
-            os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))   # the eviction order
-            drawings = read_drawings(self._drawings_path(index))
-        except FileNotFoundError:
-            faces, drawings = {}, {}
-        except (OSError, ValueError, KeyError, RecursionError):
+        faces = read_keyed_lines(path, _INDEX_HEADER)       # face key -> its entry's JSON text
+        drawings: dict[str, str] = {}
+        if faces is None:
             self.broken += 1
-            faces, drawings = {}, {}
+            faces = {}
+        elif faces:
+            mark_used(path)                                 # the eviction order
+            try:
+                drawings = read_drawings(self._drawings_path(index))
+            except ValueError:
+                self.broken += 1
+                faces = {}
         self._read_faces[index], self._read_drawings[index] = faces, drawings
         self._faces[index], self._drawings[index] = {}, {}
 
     def face(self, index: str, key: str) -> CachedFace | None:
         """The entry of face `key` in `index`, None when there is none (or it does not read)."""
         self._load(index)
-        data = self._read_faces[index].get(key)
-        if data is None:
+        text = self._read_faces[index].get(key)
+        if text is None:
             return None
-        found = parse_face(data, FORMAT) if isinstance(data, dict) else None
+        found = PARSED.get(text)
         if found is None:
             self.broken += 1
             return None
-        self._faces[index][key] = (found.drawing_id, data)
+        self._faces[index][key] = (found.drawing_id, text)      # written back as it was read
         return found
 
     def drawing(self, index: str, drawing_id: str) -> Any:
@@ -383,10 +389,11 @@ class FaceCache:
         """Keep a face drawn by this build, for `save`: its entry (with the `sha` of its drawing's
         text) and its drawing, the JSON text `drawing_text` writes or that text zlib-compressed
         (a PackedFace's bytes, shared: not held twice), or None when it is stored already. The
-        entry is kept as its JSON text: a few hundred bytes rather than a tree of dicts."""
+        entry is kept as its JSON text (a line of the index, which JSON's escapes keep on one
+        line): a few hundred bytes rather than a tree of dicts."""
         self._load(index)
-        self._faces[index][key] = (drawing_id, _Raw(json.dumps({"drawing": drawing_id, **entry}, ensure_ascii=False,
-                                                               separators=(",", ":"))))
+        self._faces[index][key] = (drawing_id, json.dumps({"drawing": drawing_id, **entry}, ensure_ascii=False,
+                                                          separators=(",", ":")))
         if drawing is not None:
             self._drawings[index][drawing_id] = drawing
         self._changed.add(index)
@@ -404,7 +411,6 @@ class FaceCache:
             read = self._read_drawings[index]
             drawings = {**read, **self._drawings[index]}
             used = sorted({d for d, _e in faces.values()} & drawings.keys())
-            data = {"format": FORMAT, "faces": {key: entry for key, (_d, entry) in sorted(faces.items())}}
             try:
                 path = self._path(index)
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -414,7 +420,9 @@ class FaceCache:
                         for d in used:                      # the texts as read or made: not encoded again
                             out.write(f"{d} {_text(drawings[d])}\n")
                 with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-                    write_json(out, data, ("faces",))      # streamed, not one string
+                    out.write(_INDEX_HEADER)
+                    for key, (_d, entry) in sorted(faces.items()):   # line by line, not one string
+                        out.write(f"{key} {entry}\n")
             except OSError as error:
                 self.unwritable = f"{self.folder}: {error.strerror or error}"
         # what was read and drawn is in the faces now (and on disk): not kept while the PDF is written
@@ -450,7 +458,9 @@ class FaceCache:
         return removed
 
 
+INDEX = ".faces"
 DRAWINGS = ".drawings"
+_INDEX_HEADER = '{"format":%d,"of":"faces"}\n' % FORMAT
 _DRAWINGS_HEADER = '{"format":%d}\n' % FORMAT
 
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from pnp import build as pipeline
 from pnp.cli import main
-from pnp.facecache import DRAWINGS, FORMAT, FaceCache, read_drawings
+from pnp.facecache import DRAWINGS, FORMAT, INDEX, FaceCache, read_drawings
 from pnp.render import svgcanvas
 from pnp.render.facedata import face_data, face_from_data
 from pnp.render.svgcanvas import compile_svg
@@ -108,7 +108,7 @@ def test_art_files_are_part_of_the_key(tmp_path, cache_dir):
                                     "drawings-truncate"])
 def test_a_broken_entry_is_redrawn_not_a_crash(tiny_pack, tmp_path, cache_dir, damage):
     build(tiny_pack, tmp_path / "first")
-    files = sorted(cache_dir.rglob("*.json"))
+    files = sorted(cache_dir.rglob(f"*{INDEX}"))
     assert files
     for path in files:
         data = path.read_bytes()
@@ -124,7 +124,8 @@ def test_a_broken_entry_is_redrawn_not_a_crash(tiny_pack, tmp_path, cache_dir, d
             drawings = path.with_suffix(DRAWINGS)
             drawings.write_bytes(drawings.read_bytes()[: drawings.stat().st_size * 2 // 3])
         else:
-            entry = json.loads(data)                                  # an index: its faces
+            header, *lines = data.decode().splitlines()              # an index: a line a face
+            faces = dict(line.split(" ", 1) for line in lines)
             drawings = read_drawings(path.with_suffix(DRAWINGS))     # and their drawings
             for drawing_id, text in drawings.items():
                 drawing = json.loads(text)
@@ -137,15 +138,106 @@ def test_a_broken_entry_is_redrawn_not_a_crash(tiny_pack, tmp_path, cache_dir, d
             path.with_suffix(DRAWINGS).write_text(f'{{"format":{FORMAT}}}\n' + "".join(
                 f"{d} {text}\n" for d, text in drawings.items()), encoding="utf-8")
             if damage == "wrong-types":
-                for face in list(entry["faces"].values())[::2]:
+                for key in list(faces)[::2]:
+                    face = json.loads(faces[key])
                     face["issues"] = "many"
-            path.write_text(json.dumps(entry), encoding="utf-8")
+                    faces[key] = json.dumps(face)
+            path.write_text(header + "\n" + "".join(f"{key} {face}\n" for key, face in faces.items()),
+                            encoding="utf-8")
     rebuilt = build(tiny_pack, tmp_path / "rebuilt")
     assert rebuilt.cached < 10 and rebuilt.drawn
     build(tiny_pack, tmp_path / "fresh", cache=False)
     assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "fresh")
     again = build(tiny_pack, tmp_path / "again")                        # the broken entries were rewritten
     assert again.drawn == []
+
+
+def test_the_index_holds_a_line_a_face_read_alone_and_written_back_as_read(tiny_pack, tmp_path, cache_dir):
+    """A damaged line costs its own face only; an entry used again is written back as the text it
+    was read as (not encoded again: a one-card rebuild writes the other faces' lines as they are)."""
+    build(tiny_pack, tmp_path / "first")
+    [index] = [p for p in cache_dir.rglob(f"*{INDEX}") if len(p.read_text(encoding="utf-8").splitlines()) == 11]
+    header, *lines = index.read_text(encoding="utf-8").splitlines()      # the cards' 10 faces
+    lines[0] = lines[0].split(" ", 1)[0] + ' {"drawing": "half an entry'
+    key, entry = lines[1].split(" ", 1)
+    lines[1] = f"{key} {json.dumps(json.loads(entry), separators=(', ', ': '))}"   # the same entry, spaced
+    assert lines[1] != f"{key} {entry}"
+    index.write_text(header + "\n" + "".join(f"{line}\n" for line in lines), encoding="utf-8")
+    rebuilt = build(tiny_pack, tmp_path / "rebuilt")
+    assert len(rebuilt.drawn) == 1 and rebuilt.cached == 9
+    assert lines[1] in index.read_text(encoding="utf-8").splitlines()
+    build(tiny_pack, tmp_path / "fresh", cache=False)
+    assert cards_pdf(tmp_path / "rebuilt") == cards_pdf(tmp_path / "fresh")
+    again = build(tiny_pack, tmp_path / "again")                        # the damaged line was rewritten
+    assert again.drawn == [] and again.cached == 10
+
+
+def test_a_face_read_back_names_the_key_of_each_text_it_reports(tiny_pack, tmp_path, cache_dir):
+    """An entry keeps the text keys of its issues' texts only (not every text the face printed):
+    the problems of faces read back are those of faces drawn, each text.fit naming its key."""
+    from pnp.build import render_faces
+    from pnp.pack import load_pack
+
+    en = tiny_pack / "text" / "en.yaml"
+    en.write_text(en.read_text(encoding="utf-8").replace("body: Two faces}", "body: " + "Overflowing " * 80 + "}"),
+                  encoding="utf-8")
+
+    def problems(cache: FaceCache | None) -> list[tuple]:
+        _faces, found = render_faces(load_pack(tiny_pack), "en", cache=cache, keep_svg=False, packed=True)
+        if cache is not None:
+            cache.save()
+        return [(p.code, p.key, p.face, p.message, p.get("text_key")) for p in found]
+
+    drawn = problems(None)
+    assert [(code, key) for code, _k, _f, _m, key in drawn if code == "text.fit"] == [("text.fit", "card.gamma.body")]
+    first = FaceCache()
+    assert problems(first) == drawn and first.hits == 0
+    [index] = cache_dir.rglob(f"*{INDEX}")                            # the cards' faces (no tuck box here)
+    kept = [json.loads(line.split(" ", 1)[1])["text_keys"] for line in index.read_text(encoding="utf-8").splitlines()[1:]]
+    assert len(kept) == 10 and [list(keys.values()) for keys in kept if keys] == [["card.gamma.body"]]
+    again = FaceCache()
+    assert problems(again) == drawn and again.hits == 10 and again.drawn == []
+
+
+def test_a_rebuild_in_the_process_parses_no_entry_it_parsed_before(tiny_pack, tmp_path, cache_dir, monkeypatch):
+    """facecache.PARSED: an index line read again with the same text gives the entry parsed
+    before; a line whose text changed (under the same face key) is parsed, and checked, anew."""
+    from pnp import facecache
+
+    monkeypatch.setattr(facecache, "PARSED", facecache.ParsedEntries())
+    parsed: list[object] = []
+    real = facecache.parse_face
+    monkeypatch.setattr(facecache, "parse_face", lambda data, *more: parsed.append(data) or real(data, *more))
+    build(tiny_pack, tmp_path / "first")
+    assert parsed == []                                                 # an empty cache: nothing read
+    again = build(tiny_pack, tmp_path / "again")
+    assert again.cached == 10 and parsed                           # (faces of the same drawing: one text)
+    parsed.clear()
+    third = build(tiny_pack, tmp_path / "third")
+    assert third.cached == 10 and parsed == []
+    [index] = [p for p in cache_dir.rglob(f"*{INDEX}") if len(p.read_text(encoding="utf-8").splitlines()) == 11]
+    header, *lines = index.read_text(encoding="utf-8").splitlines()
+    key, entry = lines[0].split(" ", 1)
+    face = json.loads(entry)
+    face["issues"] = "many"                                             # the same face key, not an entry now
+    lines[0] = f"{key} {json.dumps(face)}"
+    index.write_text(header + "\n" + "".join(f"{line}\n" for line in lines), encoding="utf-8")
+    damaged = build(tiny_pack, tmp_path / "damaged")
+    assert len(parsed) == 1 and damaged.cached == 9 and len(damaged.drawn) == 1
+    assert cards_pdf(tmp_path / "damaged") == cards_pdf(tmp_path / "first")
+
+
+def test_parsed_entries_keep_at_most_their_limit_the_oldest_dropped_first():
+    from pnp.facecache import FORMAT, ParsedEntries
+
+    parsed = ParsedEntries(limit=2)
+    texts = [json.dumps({"drawing": f"d{n}", "svg": "s", "sha": "h", "issues": [], "missing": [], "text_keys": {},
+                         "texts": {}, "art": {}, "size": [1, 2]}) for n in range(3)]
+    first = [parsed.get(text) for text in texts]
+    assert [face.drawing_id for face in first if face] == ["d0", "d1", "d2"] and FORMAT
+    assert parsed.get(texts[2]) is first[2] and parsed.get(texts[1]) is first[1]
+    assert parsed.get(texts[0]) is not first[0] and parsed.get(texts[0]) == first[0]   # dropped: parsed again
+    assert parsed.get("{not json") is None and parsed.get('{"drawing": 1}') is None
 
 
 def test_no_cache_reads_and_writes_nothing(tiny_pack, tmp_path, cache_dir):
@@ -155,7 +247,7 @@ def test_no_cache_reads_and_writes_nothing(tiny_pack, tmp_path, cache_dir):
     assert not cache_dir.exists()
     result = CliRunner().invoke(main, ["build", str(tiny_pack), "--lang", "en", "--out", str(tmp_path / "o")])
     assert result.exit_code == 0, result.output
-    assert len(list(cache_dir.rglob("*.json"))) > 0
+    assert len(list(cache_dir.rglob(f"*{INDEX}"))) > 0
 
 
 def test_an_unwritable_cache_is_a_warning(tiny_pack, tmp_path, monkeypatch, cache_dir):
@@ -184,10 +276,12 @@ def test_trim_removes_the_least_recently_used_entries(tmp_path):
 
 def test_a_hit_marks_the_entry_used(tiny_pack, tmp_path, cache_dir):
     build(tiny_pack, tmp_path / "first")
-    for path in cache_dir.rglob("*.json"):
+    indexes = list(cache_dir.rglob(f"*{INDEX}"))
+    assert indexes
+    for path in indexes:
         os.utime(path, (1_000_000, 1_000_000))
     build(tiny_pack, tmp_path / "again")
-    assert all(path.stat().st_atime > 2_000_000 for path in cache_dir.rglob("*.json"))
+    assert all(path.stat().st_atime > 2_000_000 for path in indexes)
 
 
 def test_every_drawing_operation_has_a_stored_form():

@@ -306,6 +306,48 @@ def test_a_rebuild_reads_unchanged_tuck_box_pages_back_and_writes_the_same_bytes
 
 
 
+def test_a_rebuild_writes_the_kept_tuck_box_pdf_until_what_it_shows_changes(tiny_pack, tmp_path, monkeypatch,
+                                                                            cache_dir):
+    """The tuck-box PDF is kept whole in the face cache (pnp.tuckbox.pagecache): a build whose
+    boxes have the same inputs writes it from there, another card's text changes none of them; a
+    new back (the boxes' art) or a damaged kept file draws it again; each one byte for byte the
+    PDF of a build without the cache."""
+    import pnp.tuckbox.plan
+    from pnp.tuckbox.pagecache import DOCUMENT
+
+    drawn: list[str] = []
+    write_pdf = pnp.tuckbox.plan.write_pdf
+    monkeypatch.setattr(pnp.tuckbox.plan, "write_pdf", lambda path, *rest, **named: drawn.append(str(path)) or
+                        write_pdf(path, *rest, **named))
+    boxes = "tiny/tiny-tuckboxes-en-a4.pdf"
+
+    def fresh(name: str) -> bytes:
+        count = len(drawn)
+        build(tiny_pack, tmp_path / name, cache=False)
+        del drawn[count:]
+        return (tmp_path / name / boxes).read_bytes()
+
+    build(tiny_pack, tmp_path / "first")
+    assert len(drawn) == 1
+    build(tiny_pack, tmp_path / "again")
+    assert len(drawn) == 1 and (tmp_path / "again" / boxes).read_bytes() == (tmp_path / "first" / boxes).read_bytes()
+    edit(tiny_pack / "cards/main.yaml", "colour: blue, value: 2}", "colour: red, value: 7}")       # beta's front
+    build(tiny_pack, tmp_path / "card")
+    assert len(drawn) == 1 and (tmp_path / "card" / boxes).read_bytes() == fresh("fresh-card")
+    edit(tiny_pack / "templates" / "tiny" / "back.svg.j2", 'r="15"', 'r="12"')
+    build(tiny_pack, tmp_path / "back")
+    assert len(drawn) == 2 and (tmp_path / "back" / boxes).read_bytes() == fresh("fresh-back")
+    assert (tmp_path / "back" / boxes).read_bytes() != (tmp_path / "first" / boxes).read_bytes()
+    kept = list(cache_dir.rglob(f"*{DOCUMENT}"))
+    assert len(kept) == 2
+    for path in kept:
+        data = bytearray(path.read_bytes())
+        data[-100] ^= 1                                                  # a byte of the PDF
+        path.write_bytes(bytes(data))
+    build(tiny_pack, tmp_path / "damaged")
+    assert len(drawn) == 3 and (tmp_path / "damaged" / boxes).read_bytes() == fresh("fresh-damaged")
+
+
 def test_a_deck_may_go_without_a_tuck_box(cimiterio, tmp_path):
     """pack.yaml's `tuckbox: false`: no net for that deck, and its cards are not in the whole
     game's box; a deck too big for any box then builds without a problem."""

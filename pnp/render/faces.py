@@ -319,7 +319,7 @@ class FaceMaker:
             sha = self._sha_of[face.key] = facecache.text_sha(drawing)
         seen = self._recording.seen  # type: ignore[attr-defined]
         entry = {"svg": face.key, "sha": sha, "issues": [[i.code, i.facts()] for i in face.issues],
-                 "missing": list(face.missing_keys), "text_keys": dict(face.text_keys),
+                 "missing": list(face.missing_keys), "text_keys": facecache.issue_keys(face.issues, face.text_keys),
                  "texts": {name: self._text_value(name) for name in dict.fromkeys(seen)},
                  "art": self._art_of.get(face.key, {}), "size": [face.drawing.width, face.drawing.height]}
         self.cache.store(self._static, cache_key, entry, drawing_id, drawing)

@@ -11,14 +11,28 @@ facecache.code_digest), the fonts, the pack's own fonts and icons, the language 
 print. The entry keeps the page's drawing; a page with a text finding is not kept (it is drawn on
 every build, so its finding is made again). A page read back keeps no measured text boxes, as
 the build's faces keep none (`pnp i18n fit` plans its boxes without the cache).
+
+The tuck-box PDF itself is kept whole too (`<k[:2]>/<k>.tuckboxes`, its bytes under a line with
+its format and sha256, checked when read): a one-card rebuild seldom changes a box (they show the
+decks' names, sizes and backs), and writing the PDF again (replaying the pages, ReportLab's fonts and
+formatting) was a twentieth of its time. Its key (`document_key`) is everything write_pdf draws
+from: the pages' keys above (with the index), the pages and pieces as placed, each box's art by
+its drawing's face-cache id (the content address of its SVG, art files, fonts and code), the
+margin, title and language, and the code that writes a PDF (pnp.sheets, ReportLab's version,
+zlib's). A PDF with an art drawn outside the face cache (no id) is written every build.
 """
 from __future__ import annotations
 
+import hashlib
+import zlib
 from pathlib import Path
 from typing import Any
 
+from reportlab import Version as REPORTLAB_VERSION
+from reportlab import rl_config
+
 from pnp import facecache
-from pnp.facecache import FaceCache
+from pnp.facecache import FaceCache, mark_used
 from pnp.render.facedata import face_data, face_from_data
 from pnp.text import digits
 from pnp.text.fitreport import FitIssue
@@ -26,6 +40,9 @@ from pnp.text.fitreport import FitIssue
 _PACKAGE = Path(__file__).resolve().parent
 _KIT = _PACKAGE.parent / "components"
 _CODE = (*sorted(_PACKAGE.glob("*.py")), _KIT / "svgkit.py", _KIT / "style.py")
+_SHEETS = _PACKAGE.parent / "sheets"          # new_canvas, and the PDF formatting every document gets
+DOCUMENT = ".tuckboxes"
+_DOCUMENT_HEADER = b'{"format":1,"sha256":"'
 
 
 def _no_art(href: str) -> Any:
@@ -71,3 +88,51 @@ class PageCache:
         entry = {"svg": key, "sha": facecache.text_sha(text), "issues": [],
                  "missing": [], "text_keys": {}, "texts": {}, "art": {}, "size": [face.width, face.height]}
         self.cache.store(self.index, key, entry, key, text)
+
+    def document_key(self, page_keys: list[str], pages: Any, placed: Any, arts: list[Any], margin: float,
+                     title: str, lang: str) -> str | None:
+        """The key of the tuck-box PDF drawn from these inputs (see the module doc); None when it
+        cannot be known: an art drawn outside the face cache, or a page without its key."""
+        if len(page_keys) != len(pages):
+            return None
+        art_keys = []
+        for art in arts:
+            cache_id = getattr(art.drawing, "cache_id", "") if art is not None else None
+            if cache_id == "":
+                return None
+            art_keys.append(None if art is None else
+                            [art.key, cache_id, art.trim_w, art.trim_h, art.drawing.width, art.drawing.height])
+        sheets = [(p.name, facecache.file_digest(p)) for p in sorted(_SHEETS.glob("*.py"))]
+        return facecache.digest("tuckboxes.pdf", self.index, sheets, REPORTLAB_VERSION, rl_config.useA85,
+                                zlib.ZLIB_RUNTIME_VERSION, page_keys, repr(pages), repr(placed), art_keys, margin,
+                                title, lang)
+
+    def _document_path(self, key: str) -> Path:
+        return self.cache.folder / key[:2] / f"{key}{DOCUMENT}"
+
+    def read_document(self, key: str) -> bytes | None:
+        """The PDF kept under `key`, None when there is none or it does not read (its format line
+        or its bytes' sha256 not what they should be)."""
+        path = self._document_path(key)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        head, _, pdf = data.partition(b"\n")
+        if head != _DOCUMENT_HEADER + hashlib.sha256(pdf).hexdigest().encode() + b'"}':
+            self.cache.broken += 1
+            return None
+        mark_used(path)                                 # the eviction order
+        return pdf
+
+    def keep_document(self, key: str, pdf: bytes) -> None:
+        """Keep a tuck-box PDF just written (a cache that cannot be written: noted, the build goes on)."""
+        from pnp.outputfiles import atomic_path
+
+        path = self._document_path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with atomic_path(path) as tmp:
+                Path(tmp).write_bytes(_DOCUMENT_HEADER + hashlib.sha256(pdf).hexdigest().encode() + b'"}\n' + pdf)
+        except OSError as error:
+            self.cache.unwritable = self.cache.unwritable or f"{self.cache.folder}: {error.strerror or error}"

@@ -11,6 +11,7 @@ from pnp.errors import DataError, Problem, Problems
 from pnp.i18n import sheet as sheet_text
 from pnp.i18n.direction import is_rtl
 from pnp.i18n.texts import MissingText, Texts
+from pnp.outputfiles import atomic_path
 from pnp.pack import Card, Deck, Pack
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TemplateProblem
@@ -89,6 +90,8 @@ class TuckBoxPlan:
     boxes: list[tuple[int, MeasuredBox, str]] = field(default_factory=list)   # (page, box, key): `pnp i18n fit`
     _faces: list[Any] = field(default_factory=list)
     _arts: list[Art | None] = field(default_factory=list)
+    _kept: PageCache | None = None                          # the face cache's pages, and the PDF (write_tuckboxes)
+    _page_keys: list[str] = field(default_factory=list)     # each page's key there
 
 
 def _check_arguments(paper: str, thickness: float, margin: float) -> None:
@@ -255,7 +258,8 @@ def plan_tuckboxes(pack: Pack, lang: str, paper: str = "a4", *, card_thickness_m
     plan.nets = [TuckBoxNet(n.deck, n.name, n.size, n.pieces, tuple(p for p in placed if p.net == i))
                  for i, n in enumerate(nets)]
     plan._arts = arts
-    _draw_pages(plan, placed, texts, words, problems, PageCache(cache, pack, lang) if cache is not None else None)
+    plan._kept = PageCache(cache, pack, lang) if cache is not None else None
+    _draw_pages(plan, placed, texts, words, problems, plan._kept)
     plan.problems.extend(problems.items)
     return plan
 
@@ -275,6 +279,7 @@ def _draw_pages(plan: TuckBoxPlan, placed: list[Placed], texts: list[PanelText],
         first, found = len(report.boxes), None
         if kept is not None:
             key = kept.key(page, on_page, [texts[p.net] for p in on_page], strip, plan.margin, direction)
+            plan._page_keys.append(key)
             found = kept.read(key)
         if found is not None:
             plan._faces.append(found)
@@ -298,8 +303,18 @@ def write_tuckboxes(plan: TuckBoxPlan, path: str | Path) -> list[TuckBoxNet]:
         raise ValueError(f"{plan.pack.id}: no deck has cards: there is no tuck box to print")
     game = plan.pack.texts.get(plan.lang, {}).get(plan.pack.name, plan.pack.id)
     title = f"{game} · {sheet_text.t(plan.lang, 'components.tuckbox')}"
-    write_pdf(path, plan.pages, plan._faces, [p for net in plan.nets for p in net.placements], plan._arts,
-              plan.margin, title=title, lang=plan.lang)
+    placed = [p for net in plan.nets for p in net.placements]
+    kept, key = plan._kept, None
+    if kept is not None:                    # the PDF of the same inputs, kept whole (pnp.tuckbox.pagecache)
+        key = kept.document_key(plan._page_keys, plan.pages, placed, plan._arts, plan.margin, title, plan.lang)
+        pdf = kept.read_document(key) if key is not None else None
+        if pdf is not None:
+            with atomic_path(path) as tmp:
+                Path(tmp).write_bytes(pdf)
+            return plan.nets
+    write_pdf(path, plan.pages, plan._faces, placed, plan._arts, plan.margin, title=title, lang=plan.lang)
+    if kept is not None and key is not None:
+        kept.keep_document(key, Path(path).read_bytes())
     return plan.nets
 
 
