@@ -43,9 +43,10 @@ class FitIssue:
 
     @classmethod
     def from_facts(cls, code: str, get) -> "FitIssue":
-        """The issue back from a Problem's detail; `get(name, default)` reads it."""
-        return cls(code, get("text", ""), get("box_mm", (0.0, 0.0)), get("min_size_pt", 0.0), get("font", ""),
-                   get("missing", ()), get("what", ""), get("size_pt", 0.0), get("reason", ""))
+        """The issue back from a Problem's detail, or from the face cache's JSON (where tuples
+        come back as lists); `get(name, default)` reads it."""
+        return cls(code, get("text", ""), tuple(get("box_mm", (0.0, 0.0))), get("min_size_pt", 0.0), get("font", ""),
+                   tuple(get("missing", ())), get("what", ""), get("size_pt", 0.0), get("reason", ""))
 
     @property
     def message(self) -> str:
