@@ -110,6 +110,66 @@ def test_a_streamed_save_writes_what_canvas_save_writes(tmp_path):
     assert (tmp_path / "after.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
 
 
+def _plain(value, depth: int = 0):
+    """`value` as comparable data: an object as its class and attributes (ReportLab's objects
+    compare by identity), to a few levels."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, depth) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v, depth) for k, v in value.items()}
+    if hasattr(value, "__dict__") and not callable(value) and depth < 4:
+        return (type(value).__name__, {k: _plain(v, depth + 1) for k, v in vars(value).items() if k != "_doc"})
+    return value if isinstance(value, (str, bytes, int, float, type(None))) else type(value).__name__
+
+
+@pytest.mark.parametrize("pending", ["", "page", "code", "form in use", "forms listed", "postscript"])
+def test_an_empty_form_is_added_as_begin_and_end_form_add_it(tmp_path, pending):
+    """pdfparts.add_empty_form (a reused form's object, without beginForm/endForm's graphics
+    state) leaves the document and the canvas as those calls do: the form's attributes, the
+    objects' numbers, every canvas attribute; and with something pending on the canvas (page
+    code, a form in use: left to those calls), too."""
+    from reportlab.lib.colors import CMYKColorSep
+
+    def canvas_with(add):
+        canvas = new_canvas(str(tmp_path / "x.pdf"), title="t", subject="s", author="", lang="en", duplex="Simplex")
+        if pending == "page":                          # forms defined between pages, as the cards PDF does
+            canvas.drawString(72, 72, "page 1")
+            canvas.showPage()
+        elif pending == "code":
+            canvas.rect(10, 10, 20, 20, fill=1)
+        elif pending == "form in use":
+            canvas.beginForm("first", 0, 0, 10, 10)
+            canvas.endForm()
+            canvas.doForm("first")
+        elif pending == "forms listed":                # as PdfParts.page lists a kept page's forms
+            canvas.beginForm("first", 0, 0, 10, 10)
+            canvas.endForm()
+            canvas._formsinuse = ["first"]
+        elif pending == "postscript":                  # after the page's stream: endForm drops it
+            canvas.addPostScriptCommand("% after", 2)
+        for n, size in enumerate([(200.5, 300.25), (63, 88)]):
+            add(canvas, f"pnpface{n}", *size)
+        canvas.setFillColor(CMYKColorSep(0, 0, 1, 0, spotName="Yellow"))    # the page's colours, not the forms'
+        canvas.rect(10, 10, 20, 20, fill=1)
+        canvas.drawString(72, 72, "after")
+        return canvas
+
+    def begin_end(canvas, name, width, height):
+        canvas.beginForm(name, 0, 0, width, height)
+        canvas.endForm()
+
+    ours, reportlab = canvas_with(pdfparts.add_empty_form), canvas_with(begin_end)
+    for name in ("pnpface0", "pnpface1"):
+        assert _plain(ours._doc.idToObject[f"FormXob.{name}"]) == _plain(reportlab._doc.idToObject[f"FormXob.{name}"])
+    assert _plain(vars(ours)) == _plain(vars(reportlab))
+    for attribute in ("numberToId", "idToObjectNumberAndVersion", "inObject", "objectcounter"):
+        assert getattr(ours._doc, attribute) == getattr(reportlab._doc, attribute)
+    save_streamed(ours)
+    ours_bytes = (tmp_path / "x.pdf").read_bytes()
+    save_streamed(reportlab)
+    assert ours_bytes == (tmp_path / "x.pdf").read_bytes()
+
+
 def test_a_build_that_fails_writing_the_pdf_leaves_the_streams_file_as_it_was(tiny_pack, tmp_path, cache_dir,
                                                                               monkeypatch):
     from pnp.sheets import pdfwriter
