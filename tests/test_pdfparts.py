@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import test_facecache as shared
@@ -262,3 +263,52 @@ def test_quick_formatting_writes_the_bytes_reportlab_writes(tiny_pack, tmp_path,
     with pdfformat.quick_format():
         assert pdfdoc.format(1.5, None) == b"1.5" and pdfdoc.format(-0.0, None) == b"0"
         assert pdfdoc.PDFName("Form Xob#1") == "/Form#20Xob#231" == name("Form Xob#1")
+
+
+def test_a_rebuild_in_the_same_process_reads_its_entries_without_decoding_them(tiny_pack, tmp_path, cache_dir,
+                                                                                 monkeypatch):
+    """pdfparts._parsed keeps each entry by its line's text once a build has read a streams
+    file: the next build in the process (pnp build --watch) decodes and checks none of the
+    lines it read or wrote again, and the PDF is the same. A first build keeps nothing (the
+    memory of a one-off build). A line whose text changed is read afresh (the damaged-file
+    tests)."""
+    monkeypatch.setattr(pdfparts, "_PARSED", {})              # none kept by the tests before
+    encoded: list[str] = []
+    decode = [json.loads]
+
+    def decoding(text, *args, **kwargs):
+        return decode[0](text, *args, **kwargs)
+
+    def no_decoding(text, *args, **kwargs):
+        raise AssertionError("decoded again")
+
+    def entry_encoded(value, *args, **kwargs):                # (the code digest is JSON too)
+        if not kwargs.get("ensure_ascii", True):
+            encoded.append(value["stream"][:8])
+        return json.dumps(value, *args, **kwargs)
+
+    monkeypatch.setattr(pdfparts, "json", SimpleNamespace(loads=decoding, dumps=entry_encoded))
+    first = build(tiny_pack, tmp_path / "first")
+    assert first.reused == 0 and len(encoded) == 7 and pdfparts._PARSED == {}
+    second = build(tiny_pack, tmp_path / "second")            # reads the file: keeps its lines
+    assert second.reused == 7 and len(encoded) == 7 and len(pdfparts._PARSED) == 7
+    decode[0] = no_decoding
+    edit(tiny_pack / "cards/main.yaml", "colour: blue, value: 2}", "colour: blue, value: 3}")
+    third = build(tiny_pack, tmp_path / "third")              # beta's stream made again (and kept)
+    assert third.reused == 6 and len(encoded) == 8
+    fourth = build(tiny_pack, tmp_path / "fourth")
+    assert fourth.reused == 7 and len(encoded) == 8
+    build(tiny_pack, tmp_path / "fresh", cache=False)
+    assert cards_pdf(tmp_path / "fourth") == cards_pdf(tmp_path / "fresh") == cards_pdf(tmp_path / "third")
+
+
+def test_the_entries_kept_in_the_process_are_bounded_the_oldest_dropped_first(monkeypatch):
+    monkeypatch.setattr(pdfparts, "_PARSED", {})
+    monkeypatch.setattr(pdfparts, "_parsed_size", 0)
+    monkeypatch.setattr(pdfparts, "_PARSED_LIMIT", 25)
+    texts = [json.dumps({"n": n, "pad": "x" * 3}) for n in range(4)]      # 22 characters each
+    for text in texts:
+        pdfparts._remember(text, json.loads(text))
+    assert list(pdfparts._PARSED) == texts[-1:] and pdfparts._parsed_size == 22
+    pdfparts._remember(texts[-1], {"other": 1})                          # kept once: the first stays
+    assert pdfparts._PARSED[texts[-1]]["n"] == 3 and pdfparts._parsed_size == 22

@@ -36,6 +36,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -351,17 +352,9 @@ class PdfParts:
         """The entry of `key` if its stream's bytes hold in this document now (its font calls
         then made, `_replay`); None otherwise, the document unchanged."""
         text = self._read.get(key)
-        try:
-            entry = json.loads(text) if text is not None else None
-        except (ValueError, RecursionError):
+        entry = _parsed(text) if text is not None else None
+        if entry is None or not _replay(entry, doc):
             return None
-        if not isinstance(entry, dict):
-            return None
-        stream, filters = entry.get("stream"), entry.get("filters")
-        if (not isinstance(stream, str) or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
-                or not all(isinstance(f, str) for f in filters) or not _replay(entry, doc)):
-            return None
-        entry["_text"] = text          # what _use writes again (not re-encoded)
         return entry
 
     def _keep(self, key: str, recorder: _FontCalls, obj: Any, objects: int, **extra: Any) -> None:
@@ -464,6 +457,8 @@ class PdfParts:
             text = entry.get("_text")
             if not isinstance(text, str):
                 text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))    # one line: no indent
+                if self._read:                     # a rebuild: kept, as those it read (see _parsed)
+                    _remember(text, entry)         # (_keep's entry: what the text reads back as)
             self._out.write(f"{key} {text}\n")
             self._written += 1
         except OSError as error:
@@ -501,6 +496,53 @@ class PdfParts:
 
 _HEADER = '{"format":%d}\n' % FORMAT
 _PDFDOC_ONLY = re.compile("[\x18-\x1f]")     # ASCII characters PDFDocEncoding gives other bytes (breve...)
+
+
+_PARSED: dict[str, dict] = {}      # an entry's JSON text -> the entry it reads as (checked; `_parsed`)
+_PARSED_LIMIT = 4_000_000          # characters of text kept (~3 documents of 1,000 cards, ~10 MB)
+_parsed_size = 0
+_PARSED_LOCK = threading.Lock()
+
+
+def _parsed(text: str) -> dict | None:
+    """The entry a streams file's line holds (its JSON `text`), when it reads as one: a stream
+    whose hash matches and its filters' names; None otherwise. Kept in this process by its
+    text, which it is a function of: the next rebuild in the same process (pnp build --watch,
+    the server's preview) reads the same lines again, and decoding and checking a thousand
+    entries was a sixth of the cards PDF's time. Only a build that read a streams file keeps
+    what it reads and makes (`_use`): a first build keeps nothing (a one-off build of 10,000
+    cards would hold tens of megabytes more at its peak). The entry's "_text" is `text` (what
+    _use writes again)."""
+    entry = _PARSED.get(text)
+    if entry is not None:
+        return entry
+    try:
+        entry = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(entry, dict):
+        return None
+    stream, filters = entry.get("stream"), entry.get("filters")
+    if (not isinstance(stream, str) or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
+            or not all(isinstance(f, str) for f in filters)):
+        return None
+    _remember(text, entry)
+    return entry
+
+
+def _remember(text: str, entry: dict) -> None:
+    """Keep `entry` as what `text` reads as (`_parsed`), the oldest dropped past _PARSED_LIMIT."""
+    global _parsed_size
+    entry["_text"] = text
+    with _PARSED_LOCK:
+        if text in _PARSED:
+            return
+        _PARSED[text] = entry
+        _parsed_size += len(text)
+        while _parsed_size > _PARSED_LIMIT and _PARSED:
+            oldest = next(iter(_PARSED))
+            del _PARSED[oldest]
+            _parsed_size -= len(oldest)
 
 
 def read_entries(path: Path) -> dict[str, str]:
