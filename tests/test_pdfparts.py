@@ -254,15 +254,22 @@ def test_quick_formatting_writes_the_bytes_reportlab_writes(tiny_pack, tmp_path,
 
     from pnp.sheets import pdfformat
 
-    format_, name = pdfdoc.format, pdfdoc.PDFName
+    format_, name, quick = pdfdoc.format, pdfdoc.PDFName, pdfformat.quick_format
     build(tiny_pack, tmp_path / "quick", cache=False)
     assert (pdfdoc.format, pdfdoc.PDFName) == (format_, name)
     monkeypatch.setattr(pdfformat, "quick_format", contextlib.nullcontext)
     build(tiny_pack, tmp_path / "plain", cache=False)
     assert cards_pdf(tmp_path / "quick") == cards_pdf(tmp_path / "plain")
-    with pdfformat.quick_format():
+    with quick():                                             # (the module's is the plain one now)
+        assert pdfdoc.format is not format_
         assert pdfdoc.format(1.5, None) == b"1.5" and pdfdoc.format(-0.0, None) == b"0"
         assert pdfdoc.PDFName("Form Xob#1") == "/Form#20Xob#231" == name("Form Xob#1")
+        document = pdfdoc.PDFDocument()
+        document.Reference(pdfdoc.PDFArray([1]), "thing")
+        for _ in range(2):                                    # (a reference's number: looked up each time)
+            assert pdfdoc.format(pdfdoc.PDFObjectReference("thing"), document) == b"%d 0 R" % document.objectcounter
+        with pytest.raises(KeyError, match="forward reference"):          # not numbered: ReportLab's error
+            pdfdoc.format(pdfdoc.PDFObjectReference("nothing"), document)
 
 
 def test_a_rebuild_in_the_same_process_reads_its_entries_without_decoding_them(tiny_pack, tmp_path, cache_dir,

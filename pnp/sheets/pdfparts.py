@@ -288,11 +288,12 @@ class _FormResources(pdfdoc.PDFResourceDictionary):
         return self._formatted
 
 
-class _KeptFormStream(pdfdoc.PDFStream):
-    """A reused face form's stream, formatted as PDFStream.format formats it, but with the
-    dictionary text shared by every form of the same box and filters (the dictionary is the same
-    but for its /Length: formatted once, with a stand-in length, and the length put in). The
-    forms' dictionaries were a tenth of a one-card rebuild."""
+class _KeptStream(pdfdoc.PDFStream):
+    """A reused form's or page's stream, formatted as PDFStream.format formats it, but with the
+    dictionary text shared by every stream of the same `shape` (a form's box and filters, a
+    page's filters: the dictionary is the same but for its /Length: formatted once, with a
+    stand-in length, and the length put in). The forms' dictionaries were a tenth of a one-card
+    rebuild."""
 
     _LENGTH = 987654321              # a stand-in no dictionary text holds otherwise (exact as a float:
                                      # ReportLab writes numbers through one)
@@ -328,7 +329,7 @@ class PdfParts:
         self._context = ""
         self.reused = 0                       # streams written from the cache
         self._form_resources = _FormResources()   # what every reused form's dictionary names
-        self._form_dictionaries: dict[tuple, list[bytes]] = {}   # _KeptFormStream's, by box and filters
+        self._dictionaries: dict[tuple, list[bytes]] = {}   # _KeptStream's, by shape
         self.drawn = 0                        # streams drawn (and kept when they may be)
 
     @classmethod
@@ -391,7 +392,7 @@ class PdfParts:
             content, shape = self._content(entry), (form.lowerx, form.lowery, form.upperx, form.uppery,
                                                     tuple(entry["filters"]))
             set_encoded_stream(form, content, entry["filters"], "xobject form stream",
-                               _KeptFormStream(content, entry["filters"], shape, self._form_dictionaries))
+                               _KeptStream(content, entry["filters"], shape, self._dictionaries))
             form.Resources = self._form_resources      # a kept form names none (see _keep's caller)
             self._use(key, entry)
             self.reused += 1
@@ -419,7 +420,9 @@ class PdfParts:
             canvas.showPage()
             page = doc.Pages.pages[-1]
             page.hasImages = bool(entry.get("images"))
-            set_encoded_stream(page, self._content(entry), entry["filters"], "page stream")
+            content = self._content(entry)
+            set_encoded_stream(page, content, entry["filters"], "page stream",
+                               _KeptStream(content, entry["filters"], ("page", *entry["filters"]), self._dictionaries))
             self._use(key, entry)
             self.reused += 1
             return list(entry["warnings"])
