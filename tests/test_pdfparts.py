@@ -312,10 +312,14 @@ def test_a_rebuild_in_the_same_process_reads_its_entries_without_decoding_them(t
 def test_the_entries_kept_in_the_process_are_bounded_the_oldest_dropped_first(monkeypatch):
     monkeypatch.setattr(pdfparts, "_PARSED", {})
     monkeypatch.setattr(pdfparts, "_parsed_size", 0)
-    monkeypatch.setattr(pdfparts, "_PARSED_LIMIT", 25)
+    monkeypatch.setattr(pdfparts, "_PARSED_LIMIT", 45)
     texts = [json.dumps({"n": n, "pad": "x" * 3}) for n in range(4)]      # 22 characters each
-    for text in texts:
-        pdfparts._remember(text, json.loads(text))
-    assert list(pdfparts._PARSED) == texts[-1:] and pdfparts._parsed_size == 22
-    pdfparts._remember(texts[-1], {"other": 1})                          # kept once: the first stays
-    assert pdfparts._PARSED[texts[-1]]["n"] == 3 and pdfparts._parsed_size == 22
+    for n, text in enumerate(texts):
+        pdfparts._remember(f"key{n}", text, json.loads(text))
+    assert list(pdfparts._PARSED) == ["key2", "key3"] and pdfparts._parsed_size == 44
+    longer = json.dumps({"n": 4, "pad": "x" * 4})
+    pdfparts._remember("key2", longer, json.loads(longer))               # a key's new text: in place of its old
+    assert list(pdfparts._PARSED) == ["key3", "key2"] and pdfparts._parsed_size == 45
+    assert pdfparts._parsed("key2", longer)["n"] == 4
+    monkeypatch.setattr(pdfparts, "json", SimpleNamespace(loads=lambda text: {"stream": ""}))
+    assert pdfparts._parsed("key2", texts[2]) is None                  # another text: read again, not the kept one

@@ -353,7 +353,7 @@ class PdfParts:
         """The entry of `key` if its stream's bytes hold in this document now (its font calls
         then made, `_replay`); None otherwise, the document unchanged."""
         text = self._read.get(key)
-        entry = _parsed(text) if text is not None else None
+        entry = _parsed(key, text) if text is not None else None
         if entry is None or not _replay(entry, doc):
             return None
         return entry
@@ -461,7 +461,7 @@ class PdfParts:
             if not isinstance(text, str):
                 text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))    # one line: no indent
                 if self._read:                     # a rebuild: kept, as those it read (see _parsed)
-                    _remember(text, entry)         # (_keep's entry: what the text reads back as)
+                    _remember(key, text, entry)    # (_keep's entry: what the text reads back as)
             self._out.write(f"{key} {text}\n")
             self._written += 1
         except OSError as error:
@@ -501,23 +501,24 @@ _HEADER = '{"format":%d}\n' % FORMAT
 _PDFDOC_ONLY = re.compile("[\x18-\x1f]")     # ASCII characters PDFDocEncoding gives other bytes (breve...)
 
 
-_PARSED: dict[str, dict] = {}      # an entry's JSON text -> the entry it reads as (checked; `_parsed`)
+_PARSED: dict[str, dict] = {}      # an entry's key -> the entry its last text read as (`_parsed`)
 _PARSED_LIMIT = 4_000_000          # characters of text kept (~3 documents of 1,000 cards, ~10 MB)
 _parsed_size = 0
 _PARSED_LOCK = threading.Lock()
 
 
-def _parsed(text: str) -> dict | None:
-    """The entry a streams file's line holds (its JSON `text`), when it reads as one: a stream
-    whose hash matches and its filters' names; None otherwise. Kept in this process by its
-    text, which it is a function of: the next rebuild in the same process (pnp build --watch,
-    the server's preview) reads the same lines again, and decoding and checking a thousand
-    entries was a sixth of the cards PDF's time. Only a build that read a streams file keeps
-    what it reads and makes (`_use`): a first build keeps nothing (a one-off build of 10,000
-    cards would hold tens of megabytes more at its peak). The entry's "_text" is `text` (what
-    _use writes again)."""
-    entry = _PARSED.get(text)
-    if entry is not None:
+def _parsed(key: str, text: str) -> dict | None:
+    """The entry a streams file's line holds (its `key` and JSON `text`), when it reads as one:
+    a stream whose hash matches and its filters' names; None otherwise. Kept in this process
+    by its key with its text, which it is a function of (the text kept is compared, whole: no
+    text's hash is worked out): the next rebuild in the same process (pnp build --watch, the
+    server's preview) reads the same lines again, and decoding and checking a thousand entries
+    was a sixth of the cards PDF's time. Only a build that read a streams file keeps what it
+    reads and makes (`_use`): a first build keeps nothing (a one-off build of 10,000 cards
+    would hold tens of megabytes more at its peak). The entry's "_text" is `text` (what _use
+    writes again)."""
+    entry = _PARSED.get(key)
+    if entry is not None and entry["_text"] == text:
         return entry
     try:
         entry = json.loads(text)
@@ -529,23 +530,23 @@ def _parsed(text: str) -> dict | None:
     if (not isinstance(stream, str) or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
             or not all(isinstance(f, str) for f in filters)):
         return None
-    _remember(text, entry)
+    _remember(key, text, entry)
     return entry
 
 
-def _remember(text: str, entry: dict) -> None:
-    """Keep `entry` as what `text` reads as (`_parsed`), the oldest dropped past _PARSED_LIMIT."""
+def _remember(key: str, text: str, entry: dict) -> None:
+    """Keep `entry` as what `key`'s `text` reads as (`_parsed`), in place of what its key kept;
+    the oldest dropped past _PARSED_LIMIT characters of text."""
     global _parsed_size
     entry["_text"] = text
     with _PARSED_LOCK:
-        if text in _PARSED:
-            return
-        _PARSED[text] = entry
+        kept = _PARSED.pop(key, None)
+        if kept is not None:
+            _parsed_size -= len(kept["_text"])
+        _PARSED[key] = entry
         _parsed_size += len(text)
         while _parsed_size > _PARSED_LIMIT and _PARSED:
-            oldest = next(iter(_PARSED))
-            del _PARSED[oldest]
-            _parsed_size -= len(oldest)
+            _parsed_size -= len(_PARSED.pop(next(iter(_PARSED)))["_text"])
 
 
 def read_entries(path: Path) -> dict[str, str]:
