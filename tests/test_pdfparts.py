@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import test_facecache as shared
@@ -110,6 +111,66 @@ def test_a_streamed_save_writes_what_canvas_save_writes(tmp_path):
     assert (tmp_path / "after.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
 
 
+def _plain(value, depth: int = 0):
+    """`value` as comparable data: an object as its class and attributes (ReportLab's objects
+    compare by identity), to a few levels."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, depth) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v, depth) for k, v in value.items()}
+    if hasattr(value, "__dict__") and not callable(value) and depth < 4:
+        return (type(value).__name__, {k: _plain(v, depth + 1) for k, v in vars(value).items() if k != "_doc"})
+    return value if isinstance(value, (str, bytes, int, float, type(None))) else type(value).__name__
+
+
+@pytest.mark.parametrize("pending", ["", "page", "code", "form in use", "forms listed", "postscript"])
+def test_an_empty_form_is_added_as_begin_and_end_form_add_it(tmp_path, pending):
+    """pdfparts.add_empty_form (a reused form's object, without beginForm/endForm's graphics
+    state) leaves the document and the canvas as those calls do: the form's attributes, the
+    objects' numbers, every canvas attribute; and with something pending on the canvas (page
+    code, a form in use: left to those calls), too."""
+    from reportlab.lib.colors import CMYKColorSep
+
+    def canvas_with(add):
+        canvas = new_canvas(str(tmp_path / "x.pdf"), title="t", subject="s", author="", lang="en", duplex="Simplex")
+        if pending == "page":                          # forms defined between pages, as the cards PDF does
+            canvas.drawString(72, 72, "page 1")
+            canvas.showPage()
+        elif pending == "code":
+            canvas.rect(10, 10, 20, 20, fill=1)
+        elif pending == "form in use":
+            canvas.beginForm("first", 0, 0, 10, 10)
+            canvas.endForm()
+            canvas.doForm("first")
+        elif pending == "forms listed":                # as PdfParts.page lists a kept page's forms
+            canvas.beginForm("first", 0, 0, 10, 10)
+            canvas.endForm()
+            canvas._formsinuse = ["first"]
+        elif pending == "postscript":                  # after the page's stream: endForm drops it
+            canvas.addPostScriptCommand("% after", 2)
+        for n, size in enumerate([(200.5, 300.25), (63, 88)]):
+            add(canvas, f"pnpface{n}", *size)
+        canvas.setFillColor(CMYKColorSep(0, 0, 1, 0, spotName="Yellow"))    # the page's colours, not the forms'
+        canvas.rect(10, 10, 20, 20, fill=1)
+        canvas.drawString(72, 72, "after")
+        return canvas
+
+    def begin_end(canvas, name, width, height):
+        canvas.beginForm(name, 0, 0, width, height)
+        canvas.endForm()
+
+    ours, reportlab = canvas_with(pdfparts.add_empty_form), canvas_with(begin_end)
+    for name in ("pnpface0", "pnpface1"):
+        assert _plain(ours._doc.idToObject[f"FormXob.{name}"]) == _plain(reportlab._doc.idToObject[f"FormXob.{name}"])
+    assert _plain(vars(ours)) == _plain(vars(reportlab))
+    for attribute in ("numberToId", "idToObjectNumberAndVersion", "inObject", "objectcounter"):
+        assert getattr(ours._doc, attribute) == getattr(reportlab._doc, attribute)
+    save_streamed(ours)
+    ours_bytes = (tmp_path / "x.pdf").read_bytes()
+    save_streamed(reportlab)
+    assert ours_bytes == (tmp_path / "x.pdf").read_bytes()
+
+
 def test_a_build_that_fails_writing_the_pdf_leaves_the_streams_file_as_it_was(tiny_pack, tmp_path, cache_dir,
                                                                               monkeypatch):
     from pnp.sheets import pdfwriter
@@ -193,12 +254,72 @@ def test_quick_formatting_writes_the_bytes_reportlab_writes(tiny_pack, tmp_path,
 
     from pnp.sheets import pdfformat
 
-    format_, name = pdfdoc.format, pdfdoc.PDFName
+    format_, name, quick = pdfdoc.format, pdfdoc.PDFName, pdfformat.quick_format
     build(tiny_pack, tmp_path / "quick", cache=False)
     assert (pdfdoc.format, pdfdoc.PDFName) == (format_, name)
     monkeypatch.setattr(pdfformat, "quick_format", contextlib.nullcontext)
     build(tiny_pack, tmp_path / "plain", cache=False)
     assert cards_pdf(tmp_path / "quick") == cards_pdf(tmp_path / "plain")
-    with pdfformat.quick_format():
+    with quick():                                             # (the module's is the plain one now)
+        assert pdfdoc.format is not format_
         assert pdfdoc.format(1.5, None) == b"1.5" and pdfdoc.format(-0.0, None) == b"0"
         assert pdfdoc.PDFName("Form Xob#1") == "/Form#20Xob#231" == name("Form Xob#1")
+        document = pdfdoc.PDFDocument()
+        document.Reference(pdfdoc.PDFArray([1]), "thing")
+        for _ in range(2):                                    # (a reference's number: looked up each time)
+            assert pdfdoc.format(pdfdoc.PDFObjectReference("thing"), document) == b"%d 0 R" % document.objectcounter
+        with pytest.raises(KeyError, match="forward reference"):          # not numbered: ReportLab's error
+            pdfdoc.format(pdfdoc.PDFObjectReference("nothing"), document)
+
+
+def test_a_rebuild_in_the_same_process_reads_its_entries_without_decoding_them(tiny_pack, tmp_path, cache_dir,
+                                                                                 monkeypatch):
+    """pdfparts._parsed keeps each entry by its line's text once a build has read a streams
+    file: the next build in the process (pnp build --watch) decodes and checks none of the
+    lines it read or wrote again, and the PDF is the same. A first build keeps nothing (the
+    memory of a one-off build). A line whose text changed is read afresh (the damaged-file
+    tests)."""
+    monkeypatch.setattr(pdfparts, "_PARSED", {})              # none kept by the tests before
+    encoded: list[str] = []
+    decode = [json.loads]
+
+    def decoding(text, *args, **kwargs):
+        return decode[0](text, *args, **kwargs)
+
+    def no_decoding(text, *args, **kwargs):
+        raise AssertionError("decoded again")
+
+    def entry_encoded(value, *args, **kwargs):                # (the code digest is JSON too)
+        if not kwargs.get("ensure_ascii", True):
+            encoded.append(value["stream"][:8])
+        return json.dumps(value, *args, **kwargs)
+
+    monkeypatch.setattr(pdfparts, "json", SimpleNamespace(loads=decoding, dumps=entry_encoded))
+    first = build(tiny_pack, tmp_path / "first")
+    assert first.reused == 0 and len(encoded) == 7 and pdfparts._PARSED == {}
+    second = build(tiny_pack, tmp_path / "second")            # reads the file: keeps its lines
+    assert second.reused == 7 and len(encoded) == 7 and len(pdfparts._PARSED) == 7
+    decode[0] = no_decoding
+    edit(tiny_pack / "cards/main.yaml", "colour: blue, value: 2}", "colour: blue, value: 3}")
+    third = build(tiny_pack, tmp_path / "third")              # beta's stream made again (and kept)
+    assert third.reused == 6 and len(encoded) == 8
+    fourth = build(tiny_pack, tmp_path / "fourth")
+    assert fourth.reused == 7 and len(encoded) == 8
+    build(tiny_pack, tmp_path / "fresh", cache=False)
+    assert cards_pdf(tmp_path / "fourth") == cards_pdf(tmp_path / "fresh") == cards_pdf(tmp_path / "third")
+
+
+def test_the_entries_kept_in_the_process_are_bounded_the_oldest_dropped_first(monkeypatch):
+    monkeypatch.setattr(pdfparts, "_PARSED", {})
+    monkeypatch.setattr(pdfparts, "_parsed_size", 0)
+    monkeypatch.setattr(pdfparts, "_PARSED_LIMIT", 45)
+    texts = [json.dumps({"n": n, "pad": "x" * 3}) for n in range(4)]      # 22 characters each
+    for n, text in enumerate(texts):
+        pdfparts._remember(f"key{n}", text, json.loads(text))
+    assert list(pdfparts._PARSED) == ["key2", "key3"] and pdfparts._parsed_size == 44
+    longer = json.dumps({"n": 4, "pad": "x" * 4})
+    pdfparts._remember("key2", longer, json.loads(longer))               # a key's new text: in place of its old
+    assert list(pdfparts._PARSED) == ["key3", "key2"] and pdfparts._parsed_size == 45
+    assert pdfparts._parsed("key2", longer)["n"] == 4
+    monkeypatch.setattr(pdfparts, "json", SimpleNamespace(loads=lambda text: {"stream": ""}))
+    assert pdfparts._parsed("key2", texts[2]) is None                  # another text: read again, not the kept one

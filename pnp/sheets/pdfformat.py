@@ -26,6 +26,7 @@ from reportlab.pdfbase import pdfdoc
 
 _ORIGINAL = pdfdoc.format
 _ORIGINAL_NAME = pdfdoc.PDFName
+_REFERENCE = pdfdoc.PDFObjectReference
 _LOCK = threading.Lock()
 _SHORT = 64                  # strings longer than this are encoded each time (a stream's text...)
 _MAX = 50_000                # entries kept: names and numbers of any number of documents
@@ -54,6 +55,10 @@ def _quick(element: Any, document: Any, toplevel: int = 0) -> bytes:
             if len(_numbers) < _MAX:
                 _numbers[key] = found
         return found
+    if kind is _REFERENCE:
+        found = document.idToObjectNumberAndVersion.get(element.name)
+        if found is not None and type(found[0]) is int and type(found[1]) is int:
+            return b"%d %d R" % found
     return _ORIGINAL(element, document, toplevel)
 
 

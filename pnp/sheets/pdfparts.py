@@ -36,6 +36,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -77,6 +78,31 @@ def set_encoded_stream(obj: Any, content: str | bytes, filters: list[str], comme
         stream = pdfdoc.PDFStream(content=content, filters=[_applied(name) for name in filters])
     stream.__Comment__ = comment
     obj.Contents, obj.stream, obj.compression = stream, None, 0
+
+
+def add_empty_form(canvas: Any, name: str, width: float, height: float) -> Any:
+    """canvas.beginForm(name, 0, 0, width, height); canvas.endForm(): the form object of a form
+    nothing is drawn in (its stream is set afterwards), added to the document; returned. Between
+    pages, as the cards PDF defines its forms (no page code, form or forms in use pending), this
+    does what those calls do without the graphics state they save, reset and put back (which
+    nothing drawn changes): the same object, with the same attributes, and the canvas's
+    accumulators restarted: 3 us a form instead of 20 (a rebuild reuses ~1,000 forms).
+    tests/test_pdfparts.py compares both ways' objects and canvases."""
+    if canvas._code or canvas._formData is not None or canvas._codeStack or canvas._formsinuse:   # noqa: SLF001
+        canvas.beginForm(name, 0, 0, width, height)
+        canvas.endForm()
+    else:
+        form = pdfdoc.PDFFormXObject(lowerx=0, lowery=0, upperx=width, uppery=height)
+        form.compression = canvas._pageCompression               # noqa: SLF001  (endForm's, in its order)
+        form.setStreamList([canvas._preamble])                   # noqa: SLF001  (nothing drawn after it)
+        form._colorsUsed = canvas._colorsUsed                    # noqa: SLF001
+        form.ExtGState = None                                    # a fresh graphics state's: none
+        form.XObjects = None                                     # no forms in use
+        form.Annots = canvas._annotationrefs                     # noqa: SLF001
+        canvas._doc.addForm(name, form)                          # noqa: SLF001
+        canvas._restartAccumulators()                            # noqa: SLF001
+    doc = canvas._doc                                            # noqa: SLF001
+    return doc.idToObject[doc.getXObjectName(name)]
 
 
 class _FontCalls:
@@ -262,11 +288,12 @@ class _FormResources(pdfdoc.PDFResourceDictionary):
         return self._formatted
 
 
-class _KeptFormStream(pdfdoc.PDFStream):
-    """A reused face form's stream, formatted as PDFStream.format formats it, but with the
-    dictionary text shared by every form of the same box and filters (the dictionary is the same
-    but for its /Length: formatted once, with a stand-in length, and the length put in). The
-    forms' dictionaries were a tenth of a one-card rebuild."""
+class _KeptStream(pdfdoc.PDFStream):
+    """A reused form's or page's stream, formatted as PDFStream.format formats it, but with the
+    dictionary text shared by every stream of the same `shape` (a form's box and filters, a
+    page's filters: the dictionary is the same but for its /Length: formatted once, with a
+    stand-in length, and the length put in). The forms' dictionaries were a tenth of a one-card
+    rebuild."""
 
     _LENGTH = 987654321              # a stand-in no dictionary text holds otherwise (exact as a float:
                                      # ReportLab writes numbers through one)
@@ -302,7 +329,7 @@ class PdfParts:
         self._context = ""
         self.reused = 0                       # streams written from the cache
         self._form_resources = _FormResources()   # what every reused form's dictionary names
-        self._form_dictionaries: dict[tuple, list[bytes]] = {}   # _KeptFormStream's, by box and filters
+        self._dictionaries: dict[tuple, list[bytes]] = {}   # _KeptStream's, by shape
         self.drawn = 0                        # streams drawn (and kept when they may be)
 
     @classmethod
@@ -326,17 +353,9 @@ class PdfParts:
         """The entry of `key` if its stream's bytes hold in this document now (its font calls
         then made, `_replay`); None otherwise, the document unchanged."""
         text = self._read.get(key)
-        try:
-            entry = json.loads(text) if text is not None else None
-        except (ValueError, RecursionError):
+        entry = _parsed(key, text) if text is not None else None
+        if entry is None or not _replay(entry, doc):
             return None
-        if not isinstance(entry, dict):
-            return None
-        stream, filters = entry.get("stream"), entry.get("filters")
-        if (not isinstance(stream, str) or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
-                or not all(isinstance(f, str) for f in filters) or not _replay(entry, doc)):
-            return None
-        entry["_text"] = text          # what _use writes again (not re-encoded)
         return entry
 
     def _keep(self, key: str, recorder: _FontCalls, obj: Any, objects: int, **extra: Any) -> None:
@@ -369,13 +388,11 @@ class PdfParts:
         key = self._key(canvas, "form", drawing.cache_id, drawing.width, drawing.height)
         entry = self._reusable(key, doc)
         if entry is not None:
-            canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
-            canvas.endForm()
-            form = doc.idToObject[doc.getXObjectName(name)]
+            form = add_empty_form(canvas, name, drawing.width, drawing.height)
             content, shape = self._content(entry), (form.lowerx, form.lowery, form.upperx, form.uppery,
                                                     tuple(entry["filters"]))
             set_encoded_stream(form, content, entry["filters"], "xobject form stream",
-                               _KeptFormStream(content, entry["filters"], shape, self._form_dictionaries))
+                               _KeptStream(content, entry["filters"], shape, self._dictionaries))
             form.Resources = self._form_resources      # a kept form names none (see _keep's caller)
             self._use(key, entry)
             self.reused += 1
@@ -403,7 +420,9 @@ class PdfParts:
             canvas.showPage()
             page = doc.Pages.pages[-1]
             page.hasImages = bool(entry.get("images"))
-            set_encoded_stream(page, self._content(entry), entry["filters"], "page stream")
+            content = self._content(entry)
+            set_encoded_stream(page, content, entry["filters"], "page stream",
+                               _KeptStream(content, entry["filters"], ("page", *entry["filters"]), self._dictionaries))
             self._use(key, entry)
             self.reused += 1
             return list(entry["warnings"])
@@ -441,6 +460,8 @@ class PdfParts:
             text = entry.get("_text")
             if not isinstance(text, str):
                 text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))    # one line: no indent
+                if self._read:                     # a rebuild: kept, as those it read (see _parsed)
+                    _remember(key, text, entry)    # (_keep's entry: what the text reads back as)
             self._out.write(f"{key} {text}\n")
             self._written += 1
         except OSError as error:
@@ -478,6 +499,54 @@ class PdfParts:
 
 _HEADER = '{"format":%d}\n' % FORMAT
 _PDFDOC_ONLY = re.compile("[\x18-\x1f]")     # ASCII characters PDFDocEncoding gives other bytes (breve...)
+
+
+_PARSED: dict[str, dict] = {}      # an entry's key -> the entry its last text read as (`_parsed`)
+_PARSED_LIMIT = 4_000_000          # characters of text kept (~3 documents of 1,000 cards, ~10 MB)
+_parsed_size = 0
+_PARSED_LOCK = threading.Lock()
+
+
+def _parsed(key: str, text: str) -> dict | None:
+    """The entry a streams file's line holds (its `key` and JSON `text`), when it reads as one:
+    a stream whose hash matches and its filters' names; None otherwise. Kept in this process
+    by its key with its text, which it is a function of (the text kept is compared, whole: no
+    text's hash is worked out): the next rebuild in the same process (pnp build --watch, the
+    server's preview) reads the same lines again, and decoding and checking a thousand entries
+    was a sixth of the cards PDF's time. Only a build that read a streams file keeps what it
+    reads and makes (`_use`): a first build keeps nothing (a one-off build of 10,000 cards
+    would hold tens of megabytes more at its peak). The entry's "_text" is `text` (what _use
+    writes again)."""
+    entry = _PARSED.get(key)
+    if entry is not None and entry["_text"] == text:
+        return entry
+    try:
+        entry = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(entry, dict):
+        return None
+    stream, filters = entry.get("stream"), entry.get("filters")
+    if (not isinstance(stream, str) or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
+            or not all(isinstance(f, str) for f in filters)):
+        return None
+    _remember(key, text, entry)
+    return entry
+
+
+def _remember(key: str, text: str, entry: dict) -> None:
+    """Keep `entry` as what `key`'s `text` reads as (`_parsed`), in place of what its key kept;
+    the oldest dropped past _PARSED_LIMIT characters of text."""
+    global _parsed_size
+    entry["_text"] = text
+    with _PARSED_LOCK:
+        kept = _PARSED.pop(key, None)
+        if kept is not None:
+            _parsed_size -= len(kept["_text"])
+        _PARSED[key] = entry
+        _parsed_size += len(text)
+        while _parsed_size > _PARSED_LIMIT and _PARSED:
+            _parsed_size -= len(_PARSED.pop(next(iter(_PARSED)))["_text"])
 
 
 def read_entries(path: Path) -> dict[str, str]:
