@@ -33,6 +33,7 @@ from reportlab import rl_config
 
 from pnp import facecache
 from pnp.facecache import FaceCache, mark_used
+from pnp.outputfiles import atomic_path
 from pnp.render.facedata import face_data, face_from_data
 from pnp.text import digits
 from pnp.text.fitreport import FitIssue
@@ -127,8 +128,6 @@ class PageCache:
 
     def keep_document(self, key: str, pdf: bytes) -> None:
         """Keep a tuck-box PDF just written (a cache that cannot be written: noted, the build goes on)."""
-        from pnp.outputfiles import atomic_path
-
         path = self._document_path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
