@@ -36,7 +36,6 @@ import hashlib
 import json
 import os
 import re
-import threading
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -48,6 +47,7 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 
 from pnp.facecache import is_str_list, mark_used, read_keyed_lines
+from pnp.keptparses import KeptParses
 
 FORMAT = 2               # 2: font calls as characters with their codes (_fonts_of), a line an entry
 SUFFIX = ".parts"        # not .json: the face cache's index files are the *.json ones
@@ -331,6 +331,7 @@ class PdfParts:
         self._form_resources = _FormResources()   # what every reused form's dictionary names
         self._dictionaries: dict[tuple, list[bytes]] = {}   # _KeptStream's, by shape
         self.drawn = 0                        # streams drawn (and kept when they may be)
+        self._room = FIRST_BUILD_KEPT         # characters of new entries a first build may keep (_use)
 
     @classmethod
     def open(cls, folder: Path, document: str) -> PdfParts:
@@ -353,7 +354,7 @@ class PdfParts:
         """The entry of `key` if its stream's bytes hold in this document now (its font calls
         then made, `_replay`); None otherwise, the document unchanged."""
         text = self._read.get(key)
-        entry = _parsed(key, text) if text is not None else None
+        entry = KEPT.get(key, text) if text is not None else None
         if entry is None or not _replay(entry, doc):
             return None
         return entry
@@ -394,7 +395,7 @@ class PdfParts:
             set_encoded_stream(form, content, entry["filters"], "xobject form stream",
                                _KeptStream(content, entry["filters"], shape, self._dictionaries))
             form.Resources = self._form_resources      # a kept form names none (see _keep's caller)
-            self._use(key, entry)
+            self._use(key, entry, self._read[key])
             self.reused += 1
             return
         with _FontCalls(doc) as recorder:
@@ -423,7 +424,7 @@ class PdfParts:
             content = self._content(entry)
             set_encoded_stream(page, content, entry["filters"], "page stream",
                                _KeptStream(content, entry["filters"], ("page", *entry["filters"]), self._dictionaries))
-            self._use(key, entry)
+            self._use(key, entry, self._read[key])
             self.reused += 1
             return list(entry["warnings"])
         forms: list[str] = []
@@ -447,9 +448,10 @@ class PdfParts:
 
     # ---------------------------------------------------------------- file
 
-    def _use(self, key: str, entry: dict) -> None:
-        """Write an entry this build used or made to the next file (in drawing order; nothing of it
-        is held: the streams are the PDF's own, kept by ReportLab until it is saved)."""
+    def _use(self, key: str, entry: dict, text: str | None = None) -> None:
+        """Write an entry this build used (`text`: its line as read) or made to the next file (in
+        drawing order; nothing of it is held but in KEPT: the streams are the PDF's own, kept by
+        ReportLab until it is saved)."""
         if self.path is None or self.error:
             return
         try:
@@ -457,11 +459,12 @@ class PdfParts:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._out = open(self._temporary(), "w", encoding="utf-8")   # noqa: SIM115  (closed by save/discard)
                 self._out.write(_HEADER)
-            text = entry.get("_text")
-            if not isinstance(text, str):
+            if text is None:
                 text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))    # one line: no indent
-                if self._read:                     # a rebuild: kept, as those it read (see _parsed)
-                    _remember(key, text, entry)    # (_keep's entry: what the text reads back as)
+                if self._read or len(text) <= self._room:    # kept (KEPT): _keep's entry is
+                    KEPT.keep(key, text, entry)              # what the text reads back as
+                    if not self._read:                       # a first build: up to FIRST_BUILD_KEPT
+                        self._room -= len(text)
             self._out.write(f"{key} {text}\n")
             self._written += 1
         except OSError as error:
@@ -501,25 +504,9 @@ _HEADER = '{"format":%d}\n' % FORMAT
 _PDFDOC_ONLY = re.compile("[\x18-\x1f]")     # ASCII characters PDFDocEncoding gives other bytes (breve...)
 
 
-_PARSED: dict[str, dict] = {}      # an entry's key -> the entry its last text read as (`_parsed`)
-_PARSED_LIMIT = 4_000_000          # characters of text kept (~3 documents of 1,000 cards, ~10 MB)
-_parsed_size = 0
-_PARSED_LOCK = threading.Lock()
-
-
-def _parsed(key: str, text: str) -> dict | None:
-    """The entry a streams file's line holds (its `key` and JSON `text`), when it reads as one:
-    a stream whose hash matches and its filters' names; None otherwise. Kept in this process
-    by its key with its text, which it is a function of (the text kept is compared, whole: no
-    text's hash is worked out): the next rebuild in the same process (pnp build --watch, the
-    server's preview) reads the same lines again, and decoding and checking a thousand entries
-    was a sixth of the cards PDF's time. Only a build that read a streams file keeps what it
-    reads and makes (`_use`): a first build keeps nothing (a one-off build of 10,000 cards
-    would hold tens of megabytes more at its peak). The entry's "_text" is `text` (what _use
-    writes again)."""
-    entry = _PARSED.get(key)
-    if entry is not None and entry["_text"] == text:
-        return entry
+def _entry(text: str) -> dict | None:
+    """The entry a streams file's line holds (its JSON `text`), when it reads as one: a stream
+    whose hash matches and its filters' names; None otherwise."""
     try:
         entry = json.loads(text)
     except (ValueError, RecursionError):
@@ -530,23 +517,17 @@ def _parsed(key: str, text: str) -> dict | None:
     if (not isinstance(stream, str) or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
             or not all(isinstance(f, str) for f in filters)):
         return None
-    _remember(key, text, entry)
     return entry
 
 
-def _remember(key: str, text: str, entry: dict) -> None:
-    """Keep `entry` as what `key`'s `text` reads as (`_parsed`), in place of what its key kept;
-    the oldest dropped past _PARSED_LIMIT characters of text."""
-    global _parsed_size
-    entry["_text"] = text
-    with _PARSED_LOCK:
-        kept = _PARSED.pop(key, None)
-        if kept is not None:
-            _parsed_size -= len(kept["_text"])
-        _PARSED[key] = entry
-        _parsed_size += len(text)
-        while _parsed_size > _PARSED_LIMIT and _PARSED:
-            _parsed_size -= len(_PARSED.pop(next(iter(_PARSED)))["_text"])
+# Entries read or made in this process (pnp.keptparses), by key: the next rebuild in the same
+# process (pnp build --watch, the server's preview) reads the same lines again, and decoding and
+# checking a thousand entries was a sixth of the cards PDF's time. A build that read a streams
+# file keeps what it reads and makes; a first build (nothing read) keeps what it makes up to
+# FIRST_BUILD_KEPT characters, about one document of 1,000 cards (so the first rebuild of
+# `--watch` finds them), not all of a 10,000-card one (its peak would grow by ~12 MB).
+KEPT: KeptParses[dict] = KeptParses(_entry, limit=4_000_000)     # ~3 documents of 1,000 cards, ~10 MB
+FIRST_BUILD_KEPT = 1_500_000
 
 
 def read_entries(path: Path) -> dict[str, str]:
