@@ -255,6 +255,20 @@ def _undo(undo: list[tuple[Any, Any]], doc: Any) -> bool:
     return False
 
 
+def kept_entry(recorder: _FontCalls, obj: Any, objects: int, **extra: Any) -> dict | None:
+    """The entry of a form's or page's stream just drawn while `recorder` listened: its font
+    calls (`_fonts_of`), its stream and filters, and `extra`; None when drawing changed the
+    document in other ways than those calls and `objects` new objects (not kept)."""
+    contents = obj.Contents
+    if contents is None or not recorder.clean(objects):
+        return None
+    content = contents.content
+    text = content.decode("latin-1") if isinstance(content, bytes) else content
+    fonts, names, versions = _fonts_of(recorder.calls, recorder.doc)
+    return {"fonts": fonts, "names": names, "version": versions, "stream": text, "sha": _sha(text),
+            "binary": isinstance(content, bytes), "filters": [f.pdfname for f in contents.filters or ()], **extra}
+
+
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("latin-1")).hexdigest()[:32]
 
@@ -332,6 +346,8 @@ class PdfParts:
         self._dictionaries: dict[tuple, list[bytes]] = {}   # _KeptStream's, by shape
         self.drawn = 0                        # streams drawn (and kept when they may be)
         self._room = FIRST_BUILD_KEPT         # characters of new entries a first build may keep (_use)
+        self.sequence = hashlib.sha256()      # the keys written, in order (pnp.sheets.pdfsplice)
+        self.page_keys: list[str] = []        # each page's key, in order (pnp.sheets.pdfsplice)
 
     @classmethod
     def open(cls, folder: Path, document: str) -> PdfParts:
@@ -342,6 +358,14 @@ class PdfParts:
         if entries:
             mark_used(path)                   # the eviction order
         return cls(path, entries)
+
+    def page_key(self, canvas: Any, number: int, page_size: tuple[float, float], inputs: Any) -> str:
+        """The key `page` gives page `number` (1-based) of `page_size` drawn from `inputs`."""
+        return self._key(canvas, "page", number, page_size, inputs)
+
+    def form_key(self, canvas: Any, drawing: Any) -> str:
+        """The key `form` gives the form of `drawing` (a PackedFace with a cache_id)."""
+        return self._key(canvas, "form", drawing.cache_id, drawing.width, drawing.height)
 
     def _key(self, canvas: Any, *parts: Any) -> str:
         if not self._context:
@@ -360,15 +384,9 @@ class PdfParts:
         return entry
 
     def _keep(self, key: str, recorder: _FontCalls, obj: Any, objects: int, **extra: Any) -> None:
-        contents = obj.Contents
-        if contents is None or not recorder.clean(objects):
-            return
-        content = contents.content
-        text = content.decode("latin-1") if isinstance(content, bytes) else content
-        fonts, names, versions = _fonts_of(recorder.calls, recorder.doc)
-        self._use(key, {"fonts": fonts, "names": names, "version": versions,
-                        "stream": text, "sha": _sha(text), "binary": isinstance(content, bytes),
-                        "filters": [f.pdfname for f in contents.filters or ()], **extra})
+        entry = kept_entry(recorder, obj, objects, **extra)
+        if entry is not None:
+            self._use(key, entry)
 
     @staticmethod
     def _content(entry: dict) -> str | bytes:
@@ -386,7 +404,7 @@ class PdfParts:
         """Define form `name` of `drawing` (a PackedFace with a cache_id): its stream as kept, or
         `define()` (which draws and compresses it) while its font calls are recorded."""
         doc = canvas._doc   # noqa: SLF001
-        key = self._key(canvas, "form", drawing.cache_id, drawing.width, drawing.height)
+        key = self.form_key(canvas, drawing)
         entry = self._reusable(key, doc)
         if entry is not None:
             form = add_empty_form(canvas, name, drawing.width, drawing.height)
@@ -413,7 +431,8 @@ class PdfParts:
         and compresses it, returning its warnings) while its font calls are recorded. Returns the
         page's warnings."""
         doc = canvas._doc   # noqa: SLF001
-        key = self._key(canvas, "page", canvas.getPageNumber(), page_size, inputs)
+        key = self.page_key(canvas, canvas.getPageNumber(), page_size, inputs)
+        self.page_keys.append(key)
         entry = self._reusable(key, doc)
         if entry is not None and is_str_list(entry.get("xobjects")) and is_str_list(entry.get("warnings")):
             canvas.setPageSize(page_size)
@@ -446,6 +465,30 @@ class PdfParts:
             self._keep(key, recorder, page, 1, xobjects=forms, warnings=warnings, images=bool(page.hasImages))
         return warnings
 
+    # ---------------------------------------------------------------- the whole file again
+
+    def has(self, key: str) -> bool:
+        """The streams file read holds an entry of `key`."""
+        return key in self._read
+
+    def read_sequence(self) -> str:
+        """The digest of the keys read, in the file's order (as `sequence` digests those written)."""
+        return hashlib.sha256("".join(f"{key}\n" for key in self._read).encode()).hexdigest()
+
+    def write_again(self, replaced: dict[str, tuple[str, dict] | None], added: list[tuple[str, dict]]) -> None:
+        """Use every entry read, in the file's order, as it was read; for a key of `replaced`
+        (old key -> new key and entry, or None: not kept) that instead; then the `added` entries
+        (pnp.sheets.pdfsplice: the same streams but for faces drawn anew)."""
+        for key, text in self._read.items():
+            if key not in replaced:
+                self._use(key, {}, text)
+                self.reused += 1
+            elif (new := replaced[key]) is not None:
+                self._use(*new)
+        for key, entry in added:
+            self._use(key, entry)
+        self.drawn += len(replaced) + len(added)
+
     # ---------------------------------------------------------------- file
 
     def _use(self, key: str, entry: dict, text: str | None = None) -> None:
@@ -467,6 +510,7 @@ class PdfParts:
                         self._room -= len(text)
             self._out.write(f"{key} {text}\n")
             self._written += 1
+            self.sequence.update(f"{key}\n".encode())
         except OSError as error:
             self.error = f"{self.path}: {error.strerror or error}"
             self.discard()
