@@ -360,7 +360,7 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                     recorder.save(parts, document, Path(tmp), report.warnings)
         else:
             canvas = new_canvas(tmp, **canvas_args)
-            forms = _Forms(canvas)
+            forms = _Forms(canvas, parts)             # (page reports: every page drawn, forms reused)
             for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
                 for side in sides(layout):
                     shift = back_shift if side == "back" else (0.0, 0.0)
