@@ -396,7 +396,8 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
                         back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
                         subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
                         instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"),
-                        printer_margin=options.printer_margin_mm, on_page=on_page, page_reports=False, parts=parts)
+                        printer_margin=options.printer_margin_mm, on_page=on_page, page_reports=False, parts=parts,
+                        last=output_dir(pack, options) / target.name)
     except BaseException:
         if parts is not None:
             parts.discard()                                    # no half-written file of streams

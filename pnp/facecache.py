@@ -44,7 +44,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
 import time
 import zlib
 from collections.abc import Mapping
@@ -53,6 +52,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pnp.keptparses import KeptParses
 from pnp.limits import MAX_FACE_CACHE_BYTES
 
 FORMAT = 5                      # bump when an entry's layout or meaning changes (3: drawings in their own
@@ -261,40 +261,21 @@ def _size(value: Any) -> bool:
     return type(width) in (int, float) and type(height) in (int, float) and width > 0 and height > 0
 
 
-class ParsedEntries:
-    """Face entries parsed and checked in this process, by their exact JSON text (an index line's):
-    a rebuild in the same process (`pnp build --watch`, the server) reads the index again, and a
-    line whose text was parsed before gives its entry back without JSON decoding and `parse_face`
-    again (~1,900 lines a 950-card rebuild; the entry is a function of the text alone, so a line
-    that reads differently now is parsed anew). A build that drew a face stored its entry without
-    parsing it: the first rebuild after it parses every line still (parsing them as they are
-    stored would move that cost into the full build, not save it). Only entries
-    `parse_face` accepted are kept, in memory only; callers treat them as read-only (they are
-    shared by every build of the process); at most `limit`, the oldest dropped first."""
-
-    def __init__(self, limit: int = 4096):
-        self.limit = limit
-        self._entries: dict[str, CachedFace] = {}
-        self._lock = threading.Lock()                # builds in threads (the server) share it
-
-    def get(self, text: str) -> CachedFace | None:
-        """The entry of `text`, None when it is not one."""
-        found = self._entries.get(text)
-        if found is not None:
-            return found
-        try:
-            found = parse_face(json.loads(text), FORMAT)
-        except (ValueError, RecursionError):
-            return None
-        if found is not None:
-            with self._lock:
-                while len(self._entries) >= self.limit:
-                    del self._entries[next(iter(self._entries))]
-                self._entries[text] = found
-        return found
+def _parsed_face(text: str) -> CachedFace | None:
+    """An index line's entry (its JSON text), checked; None when it is not one."""
+    try:
+        return parse_face(json.loads(text), FORMAT)
+    except (ValueError, RecursionError):
+        return None
 
 
-PARSED = ParsedEntries()
+# Face entries parsed in this process (pnp.keptparses), by their line's text (the faces of one
+# drawing, a deck's 950 backs, have one entry text under as many keys; a line is short to hash): a
+# rebuild in the same process (pnp build --watch, the server) reads ~1,900 index lines again. Only a line
+# read from an index is kept: a face this build drew is stored as its JSON text, unparsed, so the
+# first rebuild after a full build still parses every line (parsing them as they are stored would
+# move that cost into the full build, not save it). ~320 characters a line: about 4,700 faces.
+PARSED: KeptParses[CachedFace] = KeptParses(_parsed_face, limit=1_500_000)
 
 
 @dataclass
@@ -348,7 +329,7 @@ class FaceCache:
         text = self._read_faces[index].get(key)
         if text is None:
             return None
-        found = PARSED.get(text)
+        found = PARSED.get(text, text)       # by the text: the faces of one drawing share it (a deck's backs)
         if found is None:
             self.broken += 1
             return None

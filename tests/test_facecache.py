@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from pnp import build as pipeline
 from pnp.cli import main
 from pnp.facecache import DRAWINGS, FORMAT, INDEX, FaceCache, read_drawings
+from pnp.keptparses import KeptParses
 from pnp.render import svgcanvas
 from pnp.render.facedata import face_data, face_from_data
 from pnp.render.svgcanvas import compile_svg
@@ -205,7 +206,7 @@ def test_a_rebuild_in_the_process_parses_no_entry_it_parsed_before(tiny_pack, tm
     before; a line whose text changed (under the same face key) is parsed, and checked, anew."""
     from pnp import facecache
 
-    monkeypatch.setattr(facecache, "PARSED", facecache.ParsedEntries())
+    monkeypatch.setattr(facecache, "PARSED", KeptParses(facecache._parsed_face, facecache.PARSED.limit))
     parsed: list[object] = []
     real = facecache.parse_face
     monkeypatch.setattr(facecache, "parse_face", lambda data, *more: parsed.append(data) or real(data, *more))
@@ -228,17 +229,15 @@ def test_a_rebuild_in_the_process_parses_no_entry_it_parsed_before(tiny_pack, tm
     assert cards_pdf(tmp_path / "damaged") == cards_pdf(tmp_path / "first")
 
 
-def test_parsed_entries_keep_at_most_their_limit_the_oldest_dropped_first():
-    from pnp.facecache import FORMAT, ParsedEntries
+def test_an_index_line_that_does_not_read_is_no_face():
+    from pnp.facecache import _parsed_face
 
-    parsed = ParsedEntries(limit=2)
-    texts = [json.dumps({"drawing": f"d{n}", "svg": "s", "sha": "h", "issues": [], "missing": [], "text_keys": {},
-                         "texts": {}, "art": {}, "size": [1, 2]}) for n in range(3)]
-    first = [parsed.get(text) for text in texts]
-    assert [face.drawing_id for face in first if face] == ["d0", "d1", "d2"] and FORMAT
-    assert parsed.get(texts[2]) is first[2] and parsed.get(texts[1]) is first[1]
-    assert parsed.get(texts[0]) is not first[0] and parsed.get(texts[0]) == first[0]   # dropped: parsed again
-    assert parsed.get("{not json") is None and parsed.get('{"drawing": 1}') is None
+    entry = {"drawing": "d0", "svg": "s", "sha": "h", "issues": [["text.overflow", {"key": "k"}]], "missing": [],
+             "text_keys": {}, "texts": {}, "art": {}, "size": [1, 2]}
+    face = _parsed_face(json.dumps(entry))
+    assert face is not None and face.drawing_id == "d0" and face.issues == (("text.overflow", {"key": "k"}),)
+    assert _parsed_face("{not json") is None and _parsed_face('{"drawing": 1}') is None
+    assert _parsed_face(json.dumps({**entry, "size": [0, 2]})) is None
 
 
 def test_no_cache_reads_and_writes_nothing(tiny_pack, tmp_path, cache_dir):

@@ -5,6 +5,7 @@ the other faces' characters other codes in the font subsets."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -12,6 +13,7 @@ import pytest
 import test_facecache as shared
 
 from pnp import build as pipeline
+from pnp.keptparses import KeptParses
 from pnp.render.facedata import PackedFace
 from pnp.render.svgcanvas import CompiledFace
 from pnp.sheets import pdfparts
@@ -274,12 +276,11 @@ def test_quick_formatting_writes_the_bytes_reportlab_writes(tiny_pack, tmp_path,
 
 def test_a_rebuild_in_the_same_process_reads_its_entries_without_decoding_them(tiny_pack, tmp_path, cache_dir,
                                                                                  monkeypatch):
-    """pdfparts._parsed keeps each entry by its line's text once a build has read a streams
-    file: the next build in the process (pnp build --watch) decodes and checks none of the
-    lines it read or wrote again, and the PDF is the same. A first build keeps nothing (the
-    memory of a one-off build). A line whose text changed is read afresh (the damaged-file
-    tests)."""
-    monkeypatch.setattr(pdfparts, "_PARSED", {})              # none kept by the tests before
+    """pdfparts.KEPT keeps each entry by its key with its line's text: the next build in the
+    process (pnp build --watch) decodes and checks none of the lines the first build made or a
+    later one read or made, and the PDF is the same. A line whose text changed is read afresh
+    (the damaged-file tests)."""
+    monkeypatch.setattr(pdfparts, "KEPT", KeptParses(pdfparts._entry, limit=pdfparts.KEPT.limit))   # none kept before
     encoded: list[str] = []
     decode = [json.loads]
 
@@ -296,10 +297,10 @@ def test_a_rebuild_in_the_same_process_reads_its_entries_without_decoding_them(t
 
     monkeypatch.setattr(pdfparts, "json", SimpleNamespace(loads=decoding, dumps=entry_encoded))
     first = build(tiny_pack, tmp_path / "first")
-    assert first.reused == 0 and len(encoded) == 7 and pdfparts._PARSED == {}
-    second = build(tiny_pack, tmp_path / "second")            # reads the file: keeps its lines
-    assert second.reused == 7 and len(encoded) == 7 and len(pdfparts._PARSED) == 7
+    assert first.reused == 0 and len(encoded) == 7 and len(pdfparts.KEPT.keys()) == 7
     decode[0] = no_decoding
+    second = build(tiny_pack, tmp_path / "second")            # what the first build made: kept
+    assert second.reused == 7 and len(encoded) == 7 and len(pdfparts.KEPT.keys()) == 7
     edit(tiny_pack / "cards/main.yaml", "colour: blue, value: 2}", "colour: blue, value: 3}")
     third = build(tiny_pack, tmp_path / "third")              # beta's stream made again (and kept)
     assert third.reused == 6 and len(encoded) == 8
@@ -309,17 +310,38 @@ def test_a_rebuild_in_the_same_process_reads_its_entries_without_decoding_them(t
     assert cards_pdf(tmp_path / "fourth") == cards_pdf(tmp_path / "fresh") == cards_pdf(tmp_path / "third")
 
 
-def test_the_entries_kept_in_the_process_are_bounded_the_oldest_dropped_first(monkeypatch):
-    monkeypatch.setattr(pdfparts, "_PARSED", {})
-    monkeypatch.setattr(pdfparts, "_parsed_size", 0)
-    monkeypatch.setattr(pdfparts, "_PARSED_LIMIT", 45)
-    texts = [json.dumps({"n": n, "pad": "x" * 3}) for n in range(4)]      # 22 characters each
-    for n, text in enumerate(texts):
-        pdfparts._remember(f"key{n}", text, json.loads(text))
-    assert list(pdfparts._PARSED) == ["key2", "key3"] and pdfparts._parsed_size == 44
-    longer = json.dumps({"n": 4, "pad": "x" * 4})
-    pdfparts._remember("key2", longer, json.loads(longer))               # a key's new text: in place of its old
-    assert list(pdfparts._PARSED) == ["key3", "key2"] and pdfparts._parsed_size == 45
-    assert pdfparts._parsed("key2", longer)["n"] == 4
-    monkeypatch.setattr(pdfparts, "json", SimpleNamespace(loads=lambda text: {"stream": ""}))
-    assert pdfparts._parsed("key2", texts[2]) is None                  # another text: read again, not the kept one
+def test_a_first_build_keeps_what_it_makes_up_to_its_allowance(tiny_pack, tmp_path, cache_dir, monkeypatch):
+    """A build that read no streams file keeps at most FIRST_BUILD_KEPT characters of the
+    entries it makes (a one-off build of 10,000 cards would otherwise hold ~12 MB more at its
+    peak), the first ones; the next build decodes the rest, then keeps them (a rebuild keeps all)."""
+    monkeypatch.setattr(pdfparts, "KEPT", KeptParses(pdfparts._entry, limit=pdfparts.KEPT.limit))
+    decoded: list[str] = []
+    monkeypatch.setattr(pdfparts, "json", SimpleNamespace(loads=lambda text: decoded.append(text) or json.loads(text),
+                                                          dumps=json.dumps))
+    build(tiny_pack, tmp_path / "probe")                      # the entries' sizes, in the order made
+    kept = pdfparts.KEPT.keys()
+    assert len(kept) == 7
+    lines = dict(line.split(" ", 1) for line in next(cache_dir.rglob(f"*{pdfparts.SUFFIX}")).read_text(
+        encoding="utf-8").splitlines()[1:])
+    sizes = [len(lines[key]) for key in kept]
+    monkeypatch.setattr(pdfparts, "KEPT", KeptParses(pdfparts._entry, limit=pdfparts.KEPT.limit))
+    monkeypatch.setattr(pdfparts, "FIRST_BUILD_KEPT", sum(sizes[:3]))
+    shutil.rmtree(cache_dir)
+    build(tiny_pack, tmp_path / "first")
+    assert pdfparts.KEPT.keys() == kept[:3] and pdfparts.KEPT.size == sum(sizes[:3])
+    decoded.clear()
+    second = build(tiny_pack, tmp_path / "second")
+    assert second.reused == 7 and len(decoded) == 4 and pdfparts.KEPT.keys() == kept
+    decoded.clear()
+    build(tiny_pack, tmp_path / "third")
+    assert decoded == []
+    assert cards_pdf(tmp_path / "third") == cards_pdf(tmp_path / "first") == cards_pdf(tmp_path / "probe")
+
+
+def test_an_entry_line_that_does_not_read_is_no_entry():
+    stream = "Gat%b9lC"
+    good = {"stream": stream, "sha": pdfparts._sha(stream), "filters": ["ASCII85Decode", "FlateDecode"]}
+    assert pdfparts._entry(json.dumps(good)) == good
+    for bad in ({**good, "sha": pdfparts._sha("other")}, {**good, "filters": [1]}, {**good, "stream": 3}):
+        assert pdfparts._entry(json.dumps(bad)) is None
+    assert pdfparts._entry("{not json") is None and pdfparts._entry("[1]") is None

@@ -36,7 +36,6 @@ import hashlib
 import json
 import os
 import re
-import threading
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -48,6 +47,7 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 
 from pnp.facecache import is_str_list, mark_used, read_keyed_lines
+from pnp.keptparses import KeptParses
 
 FORMAT = 2               # 2: font calls as characters with their codes (_fonts_of), a line an entry
 SUFFIX = ".parts"        # not .json: the face cache's index files are the *.json ones
@@ -255,6 +255,20 @@ def _undo(undo: list[tuple[Any, Any]], doc: Any) -> bool:
     return False
 
 
+def kept_entry(recorder: _FontCalls, obj: Any, objects: int, **extra: Any) -> dict | None:
+    """The entry of a form's or page's stream just drawn while `recorder` listened: its font
+    calls (`_fonts_of`), its stream and filters, and `extra`; None when drawing changed the
+    document in other ways than those calls and `objects` new objects (not kept)."""
+    contents = obj.Contents
+    if contents is None or not recorder.clean(objects):
+        return None
+    content = contents.content
+    text = content.decode("latin-1") if isinstance(content, bytes) else content
+    fonts, names, versions = _fonts_of(recorder.calls, recorder.doc)
+    return {"fonts": fonts, "names": names, "version": versions, "stream": text, "sha": _sha(text),
+            "binary": isinstance(content, bytes), "filters": [f.pdfname for f in contents.filters or ()], **extra}
+
+
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("latin-1")).hexdigest()[:32]
 
@@ -331,6 +345,9 @@ class PdfParts:
         self._form_resources = _FormResources()   # what every reused form's dictionary names
         self._dictionaries: dict[tuple, list[bytes]] = {}   # _KeptStream's, by shape
         self.drawn = 0                        # streams drawn (and kept when they may be)
+        self._room = FIRST_BUILD_KEPT         # characters of new entries a first build may keep (_use)
+        self.sequence = hashlib.sha256()      # the keys written, in order (pnp.sheets.pdfsplice)
+        self.page_keys: list[str] = []        # each page's key, in order (pnp.sheets.pdfsplice)
 
     @classmethod
     def open(cls, folder: Path, document: str) -> PdfParts:
@@ -341,6 +358,14 @@ class PdfParts:
         if entries:
             mark_used(path)                   # the eviction order
         return cls(path, entries)
+
+    def page_key(self, canvas: Any, number: int, page_size: tuple[float, float], inputs: Any) -> str:
+        """The key `page` gives page `number` (1-based) of `page_size` drawn from `inputs`."""
+        return self._key(canvas, "page", number, page_size, inputs)
+
+    def form_key(self, canvas: Any, drawing: Any) -> str:
+        """The key `form` gives the form of `drawing` (a PackedFace with a cache_id)."""
+        return self._key(canvas, "form", drawing.cache_id, drawing.width, drawing.height)
 
     def _key(self, canvas: Any, *parts: Any) -> str:
         if not self._context:
@@ -353,21 +378,15 @@ class PdfParts:
         """The entry of `key` if its stream's bytes hold in this document now (its font calls
         then made, `_replay`); None otherwise, the document unchanged."""
         text = self._read.get(key)
-        entry = _parsed(key, text) if text is not None else None
+        entry = KEPT.get(key, text) if text is not None else None
         if entry is None or not _replay(entry, doc):
             return None
         return entry
 
     def _keep(self, key: str, recorder: _FontCalls, obj: Any, objects: int, **extra: Any) -> None:
-        contents = obj.Contents
-        if contents is None or not recorder.clean(objects):
-            return
-        content = contents.content
-        text = content.decode("latin-1") if isinstance(content, bytes) else content
-        fonts, names, versions = _fonts_of(recorder.calls, recorder.doc)
-        self._use(key, {"fonts": fonts, "names": names, "version": versions,
-                        "stream": text, "sha": _sha(text), "binary": isinstance(content, bytes),
-                        "filters": [f.pdfname for f in contents.filters or ()], **extra})
+        entry = kept_entry(recorder, obj, objects, **extra)
+        if entry is not None:
+            self._use(key, entry)
 
     @staticmethod
     def _content(entry: dict) -> str | bytes:
@@ -385,7 +404,7 @@ class PdfParts:
         """Define form `name` of `drawing` (a PackedFace with a cache_id): its stream as kept, or
         `define()` (which draws and compresses it) while its font calls are recorded."""
         doc = canvas._doc   # noqa: SLF001
-        key = self._key(canvas, "form", drawing.cache_id, drawing.width, drawing.height)
+        key = self.form_key(canvas, drawing)
         entry = self._reusable(key, doc)
         if entry is not None:
             form = add_empty_form(canvas, name, drawing.width, drawing.height)
@@ -394,7 +413,7 @@ class PdfParts:
             set_encoded_stream(form, content, entry["filters"], "xobject form stream",
                                _KeptStream(content, entry["filters"], shape, self._dictionaries))
             form.Resources = self._form_resources      # a kept form names none (see _keep's caller)
-            self._use(key, entry)
+            self._use(key, entry, self._read[key])
             self.reused += 1
             return
         with _FontCalls(doc) as recorder:
@@ -412,7 +431,8 @@ class PdfParts:
         and compresses it, returning its warnings) while its font calls are recorded. Returns the
         page's warnings."""
         doc = canvas._doc   # noqa: SLF001
-        key = self._key(canvas, "page", canvas.getPageNumber(), page_size, inputs)
+        key = self.page_key(canvas, canvas.getPageNumber(), page_size, inputs)
+        self.page_keys.append(key)
         entry = self._reusable(key, doc)
         if entry is not None and is_str_list(entry.get("xobjects")) and is_str_list(entry.get("warnings")):
             canvas.setPageSize(page_size)
@@ -423,7 +443,7 @@ class PdfParts:
             content = self._content(entry)
             set_encoded_stream(page, content, entry["filters"], "page stream",
                                _KeptStream(content, entry["filters"], ("page", *entry["filters"]), self._dictionaries))
-            self._use(key, entry)
+            self._use(key, entry, self._read[key])
             self.reused += 1
             return list(entry["warnings"])
         forms: list[str] = []
@@ -445,11 +465,36 @@ class PdfParts:
             self._keep(key, recorder, page, 1, xobjects=forms, warnings=warnings, images=bool(page.hasImages))
         return warnings
 
+    # ---------------------------------------------------------------- the whole file again
+
+    def has(self, key: str) -> bool:
+        """The streams file read holds an entry of `key`."""
+        return key in self._read
+
+    def read_sequence(self) -> str:
+        """The digest of the keys read, in the file's order (as `sequence` digests those written)."""
+        return hashlib.sha256("".join(f"{key}\n" for key in self._read).encode()).hexdigest()
+
+    def write_again(self, replaced: dict[str, tuple[str, dict] | None], added: list[tuple[str, dict]]) -> None:
+        """Use every entry read, in the file's order, as it was read; for a key of `replaced`
+        (old key -> new key and entry, or None: not kept) that instead; then the `added` entries
+        (pnp.sheets.pdfsplice: the same streams but for faces drawn anew)."""
+        for key, text in self._read.items():
+            if key not in replaced:
+                self._use(key, {}, text)
+                self.reused += 1
+            elif (new := replaced[key]) is not None:
+                self._use(*new)
+        for key, entry in added:
+            self._use(key, entry)
+        self.drawn += len(replaced) + len(added)
+
     # ---------------------------------------------------------------- file
 
-    def _use(self, key: str, entry: dict) -> None:
-        """Write an entry this build used or made to the next file (in drawing order; nothing of it
-        is held: the streams are the PDF's own, kept by ReportLab until it is saved)."""
+    def _use(self, key: str, entry: dict, text: str | None = None) -> None:
+        """Write an entry this build used (`text`: its line as read) or made to the next file (in
+        drawing order; nothing of it is held but in KEPT: the streams are the PDF's own, kept by
+        ReportLab until it is saved)."""
         if self.path is None or self.error:
             return
         try:
@@ -457,13 +502,15 @@ class PdfParts:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._out = open(self._temporary(), "w", encoding="utf-8")   # noqa: SIM115  (closed by save/discard)
                 self._out.write(_HEADER)
-            text = entry.get("_text")
-            if not isinstance(text, str):
+            if text is None:
                 text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))    # one line: no indent
-                if self._read:                     # a rebuild: kept, as those it read (see _parsed)
-                    _remember(key, text, entry)    # (_keep's entry: what the text reads back as)
+                if self._read or len(text) <= self._room:    # kept (KEPT): _keep's entry is
+                    KEPT.keep(key, text, entry)              # what the text reads back as
+                    if not self._read:                       # a first build: up to FIRST_BUILD_KEPT
+                        self._room -= len(text)
             self._out.write(f"{key} {text}\n")
             self._written += 1
+            self.sequence.update(f"{key}\n".encode())
         except OSError as error:
             self.error = f"{self.path}: {error.strerror or error}"
             self.discard()
@@ -501,25 +548,9 @@ _HEADER = '{"format":%d}\n' % FORMAT
 _PDFDOC_ONLY = re.compile("[\x18-\x1f]")     # ASCII characters PDFDocEncoding gives other bytes (breve...)
 
 
-_PARSED: dict[str, dict] = {}      # an entry's key -> the entry its last text read as (`_parsed`)
-_PARSED_LIMIT = 4_000_000          # characters of text kept (~3 documents of 1,000 cards, ~10 MB)
-_parsed_size = 0
-_PARSED_LOCK = threading.Lock()
-
-
-def _parsed(key: str, text: str) -> dict | None:
-    """The entry a streams file's line holds (its `key` and JSON `text`), when it reads as one:
-    a stream whose hash matches and its filters' names; None otherwise. Kept in this process
-    by its key with its text, which it is a function of (the text kept is compared, whole: no
-    text's hash is worked out): the next rebuild in the same process (pnp build --watch, the
-    server's preview) reads the same lines again, and decoding and checking a thousand entries
-    was a sixth of the cards PDF's time. Only a build that read a streams file keeps what it
-    reads and makes (`_use`): a first build keeps nothing (a one-off build of 10,000 cards
-    would hold tens of megabytes more at its peak). The entry's "_text" is `text` (what _use
-    writes again)."""
-    entry = _PARSED.get(key)
-    if entry is not None and entry["_text"] == text:
-        return entry
+def _entry(text: str) -> dict | None:
+    """The entry a streams file's line holds (its JSON `text`), when it reads as one: a stream
+    whose hash matches and its filters' names; None otherwise."""
     try:
         entry = json.loads(text)
     except (ValueError, RecursionError):
@@ -530,23 +561,17 @@ def _parsed(key: str, text: str) -> dict | None:
     if (not isinstance(stream, str) or entry.get("sha") != _sha(stream) or not isinstance(filters, list)
             or not all(isinstance(f, str) for f in filters)):
         return None
-    _remember(key, text, entry)
     return entry
 
 
-def _remember(key: str, text: str, entry: dict) -> None:
-    """Keep `entry` as what `key`'s `text` reads as (`_parsed`), in place of what its key kept;
-    the oldest dropped past _PARSED_LIMIT characters of text."""
-    global _parsed_size
-    entry["_text"] = text
-    with _PARSED_LOCK:
-        kept = _PARSED.pop(key, None)
-        if kept is not None:
-            _parsed_size -= len(kept["_text"])
-        _PARSED[key] = entry
-        _parsed_size += len(text)
-        while _parsed_size > _PARSED_LIMIT and _PARSED:
-            _parsed_size -= len(_PARSED.pop(next(iter(_PARSED)))["_text"])
+# Entries read or made in this process (pnp.keptparses), by key: the next rebuild in the same
+# process (pnp build --watch, the server's preview) reads the same lines again, and decoding and
+# checking a thousand entries was a sixth of the cards PDF's time. A build that read a streams
+# file keeps what it reads and makes; a first build (nothing read) keeps what it makes up to
+# FIRST_BUILD_KEPT characters, about one document of 1,000 cards (so the first rebuild of
+# `--watch` finds them), not all of a 10,000-card one (its peak would grow by ~12 MB).
+KEPT: KeptParses[dict] = KeptParses(_entry, limit=4_000_000)     # ~3 documents of 1,000 cards, ~10 MB
+FIRST_BUILD_KEPT = 1_500_000
 
 
 def read_entries(path: Path) -> dict[str, str]:

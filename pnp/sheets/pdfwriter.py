@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import copy as _copy
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from reportlab import rl_config
@@ -18,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp import print_constants as pc
 from pnp.i18n import sheet as sheet_text
-from pnp.sheets import pdfformat
+from pnp.sheets import pdfformat, pdfsplice
 from pnp.sheets.impose import Rect, SheetGeometry, Slot, impose
 from pnp.sheets.info import Item, Missed, Placed, draw_placed, place_items
 from pnp.sheets.pdfcommon import (
@@ -111,9 +112,11 @@ class _Forms:
     """Each unique face becomes one form XObject, named in order of first use (reproducible).
     With `parts` (pnp.sheets.pdfparts), a face drawn by an earlier build gets that build's stream."""
 
-    def __init__(self, canvas: Canvas, parts: PdfParts | None = None):
+    def __init__(self, canvas: Canvas, parts: PdfParts | None = None, recorder: pdfsplice.Recorder | None = None):
         self.canvas = canvas
         self.parts = parts
+        self.recorder = recorder
+        self.recorded = recorder is not None  # every form through parts and recorded (pdfsplice)
         self.names: dict[str, str] = {}
         self._shared: dict[Any, Any] = {}     # what ReportLab would make for each form when saving
 
@@ -123,11 +126,24 @@ class _Forms:
             name = self.names[face.key] = f"pnpface{len(self.names)}"
             d: Any = face.drawing
             if self.parts is not None and getattr(d, "cache_id", None):
-                self.parts.form(self.canvas, name, d, lambda: self._define(d, name))
+                parts = self.parts
+
+                def define() -> None:
+                    parts.form(self.canvas, name, d, lambda: self._define(d, name))
+
+                if self.recorder is not None:
+                    self.recorder.form(face, define)
+                else:
+                    define()
             else:
+                self.recorded = False
                 self._define(d, name)
             self._share_dictionaries(name)
         return name
+
+    def draw(self, face: Face, name: str) -> None:
+        """Define form `name` of `face`, drawn (pnp.sheets.pdfsplice.FormMaker)."""
+        self._define(face.drawing, name)
 
     def _share_dictionaries(self, name: str) -> None:
         """Give the form the resource dictionary, box and matrix its format() would make, one
@@ -275,7 +291,7 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                     subject: str = "", author: str = "", lang: str = "en", instructions: dict | None = None,
                     font: str | None = None, printer_margin: float = pc.PRINTER_MARGIN_MM,
                     on_page: Callable[[int, int], None] | None = None, page_reports: bool = True,
-                    parts: PdfParts | None = None) -> SheetReport:
+                    parts: PdfParts | None = None, last: Path | None = None) -> SheetReport:
     """Impose `cards` onto sheets and write the PDF atomically.
 
     duplex: each front page is followed by its back page. Backs are mirrored for the flip
@@ -299,6 +315,8 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     thousands of cards does not need it). `parts` (pnp.sheets.pdfparts) reuses the streams of
     forms and pages an earlier build wrote (faces must be PackedFaces with a cache_id), and keeps
     this build's: the bytes are the same as without it (`page_reports=True` draws every page).
+    `last` is where the last build's output of this PDF is: when only faces' drawings changed
+    since, the PDF is that file with their forms replaced (pnp.sheets.pdfsplice), the same bytes.
     """
     if not 0 <= printer_margin <= pc.MAX_PRINTER_MARGIN_MM:
         raise ValueError(f"printer margin {printer_margin:g} mm: use 0 to {pc.MAX_PRINTER_MARGIN_MM:g} mm")
@@ -318,29 +336,34 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
     plan = plan_sheets(cards, paper, layout, flip, printer_margin)
     back_shift = (mm(back_offset[0]), mm(back_offset[1]))
     report = SheetReport()
-    pages_written = 0
+    total = len(plan) * len(sides(layout))
+    canvas_args = dict(title=title, subject=subject, author=author, lang=lang,
+                       duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip], font=font)
     with atomic_path(path) as tmp:
-        canvas = new_canvas(tmp, title=title, subject=subject, author=author, lang=lang,
-                            duplex="Simplex" if layout == "gutterfold" else DUPLEX_PREF[flip], font=font)
-        forms = _Forms(canvas, parts)
-        # page keys: each geometry and the sheet texts digested once (full sheets share a
-        # geometry, and its repr is long)
-        geometries = {id(geo): geo for _, geo, _ in plan} if parts is not None else {}
-        geo_texts = {key: _sha(repr(geo)) for key, geo in geometries.items()}
-        texts_digest = _sha(repr(sorted(texts.items()))) if parts is not None else ""
-        for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
-            for side in sides(layout):
-                shift = back_shift if side == "back" else (0.0, 0.0)
-                if parts is not None and not page_reports:
-                    # the margin text is placed only when the page is drawn: its key holds what
-                    # place_sheet_text reads (the fonts and code are in every key already)
-                    sheet = [texts_digest, layout, flip, n, len(plan), title]
-                    def placed(geo: SheetGeometry = geo, side: str = side, n: int = n) -> tuple[list[Placed], list[Missed]]:
-                        return place_sheet_text(geo, texts, side, layout, flip, n, len(plan), title, font, direction)
+        if parts is not None and not page_reports:
+            def pages() -> Iterator[_PartsPage]:       # made as they are drawn: not all held at once
+                return _parts_pages(plan, layout, flip, texts, title, back_shift, font, direction, printer_margin)
 
-                    _reused_page(canvas, forms, parts, geo, geo_texts[id(geo)], sheet_cards, side, shift, placed,
-                                 sheet, font, report.warnings, direction, printer_margin)
-                else:
+            document = _sha(repr([paper, layout, flip, back_shift, sorted(texts.items()), printer_margin,
+                                  sorted(canvas_args.items()), direction]))
+            warnings = pdfsplice.rewrite(tmp, last, parts, document, lambda: [page.spec for page in pages()],
+                                         lambda: _scratch(canvas_args))
+            if warnings is not None:                   # written from the last build's file
+                report.warnings.extend(warnings)
+                for n in range(1, total + 1):
+                    if on_page is not None:
+                        on_page(n, total)
+            else:
+                recorder = _write_parts_pages(tmp, canvas_args, parts, pages(), total, report, font, direction,
+                                              printer_margin, on_page)
+                if recorder is not None:               # (the document freed: its layout is written after it)
+                    recorder.save(parts, document, Path(tmp), report.warnings)
+        else:
+            canvas = new_canvas(tmp, **canvas_args)
+            forms = _Forms(canvas, parts)             # (page reports: every page drawn, forms reused)
+            for n, (sprue, geo, sheet_cards) in enumerate(plan, start=1):
+                for side in sides(layout):
+                    shift = back_shift if side == "back" else (0.0, 0.0)
                     text = place_sheet_text(geo, texts, side, layout, flip, n, len(plan), title, font, direction)
                     page = _draw_page(canvas, forms, geo, sheet_cards, side, shift, text, font,
                                       report.warnings, direction, printer_margin)
@@ -349,43 +372,90 @@ def write_cards_pdf(path, cards: list[SheetCard], *, paper: str = "a4", layout: 
                                                        geo.page_h, *page))
                     canvas.showPage()
                     compress_page_now(canvas)
-                pages_written += 1
-                if on_page is not None:
-                    on_page(pages_written, len(plan) * (1 if layout == "gutterfold" else 2))
-            report.front_sheets += 1
-            report.back_sheets += layout == "duplex"
-        with pdfformat.quick_format():      # the same bytes, each name and number encoded once
-            save_streamed(canvas)
+                    if on_page is not None:
+                        on_page(canvas.getPageNumber() - 1, total)
+            with pdfformat.quick_format():      # the same bytes, each name and number encoded once
+                save_streamed(canvas)
+    report.front_sheets = len(plan)
+    report.back_sheets = len(plan) if layout == "duplex" else 0
     return report
+
+
+@dataclass(frozen=True)
+class _PartsPage:
+    """A page drawn through pnp.sheets.pdfparts: what its key is made of (`spec`) and what drawing
+    it reads."""
+    spec: pdfsplice.PageSpec
+    geo: SheetGeometry
+    cards: list[SheetCard]
+    side: str
+    shift: tuple[float, float]
+    text: Callable[[], tuple[list[Placed], list[Missed]]]    # its margin text, placed when drawn
+
+
+def _parts_pages(plan: list, layout: str, flip: str, texts: dict[str, str], title: str,
+                 back_shift: tuple[float, float], font: str, direction: str, printer_margin: float) -> Iterator[_PartsPage]:
+    """Every page of the plan with its key's inputs: each geometry and the sheet texts digested once
+    (full sheets share a geometry, and its repr is long). The margin text is placed only when the
+    page is drawn: the key holds what place_sheet_text reads (the fonts and code are in every key)."""
+    geo_texts: dict[int, str] = {}
+    texts_digest = _sha(repr(sorted(texts.items())))
+    for n, (_sprue, geo, sheet_cards) in enumerate(plan, start=1):
+        geo_text = geo_texts.get(id(geo)) or geo_texts.setdefault(id(geo), _sha(repr(geo)))
+        for side in sides(layout):
+            shift = back_shift if side == "back" else (0.0, 0.0)
+            faces = [c.back if side == "back" else c.front for c in sheet_cards]
+            faces += [c.back for c in sheet_cards] if side == "gutterfold" else []
+            sheet = [texts_digest, layout, flip, n, len(plan), title]
+            rest = [geo_text, side, list(shift), sheet, font, direction, printer_margin]
+
+            def placed(geo: SheetGeometry = geo, side: str = side, n: int = n) -> tuple[list[Placed], list[Missed]]:
+                return place_sheet_text(geo, texts, side, layout, flip, n, len(plan), title, font, direction)
+
+            spec = pdfsplice.PageSpec(faces, (geo.page_w, geo.page_h), rest)
+            yield _PartsPage(spec, geo, sheet_cards, side, shift, placed)
+
+
+def _write_parts_pages(tmp: str, canvas_args: dict, parts: PdfParts, pages: Iterator[_PartsPage], total: int,
+                       report: SheetReport, font: str, direction: str, printer_margin: float,
+                       on_page: Callable[[int, int], None] | None) -> pdfsplice.Recorder | None:
+    """The pages through `parts` (reused streams and drawn ones), saved to `tmp`; what a later
+    rebuild splices from (pnp.sheets.pdfsplice), None when a face is not in the face cache."""
+    canvas = new_canvas(tmp, **canvas_args)
+    recorder = pdfsplice.Recorder(canvas)
+    forms = _Forms(canvas, parts, recorder)
+    for n, page in enumerate(pages, start=1):
+        names = [forms.ensure(face) for face in page.spec.faces]   # forms first, as _draw_page defines them
+        inputs = pdfsplice.page_inputs(names, page.spec)
+
+        def draw(page: _PartsPage = page) -> list[str]:
+            before = len(report.warnings)
+            _draw_page(canvas, forms, page.geo, page.cards, page.side, page.shift, page.text(), font, report.warnings,
+                       direction, printer_margin)
+            canvas.showPage()
+            compress_page_now(canvas)
+            added = report.warnings[before:]
+            del report.warnings[before:]
+            return added
+
+        report.warnings.extend(parts.page(canvas, inputs, page.spec.size, draw))
+        if on_page is not None:
+            on_page(n, total)
+    recorder.finish()
+    with pdfformat.quick_format():      # the same bytes, each name and number encoded once
+        save_streamed(canvas)
+    return recorder if forms.recorded else None
+
+
+def _scratch(canvas_args: dict) -> tuple[Canvas, _Forms]:
+    """A canvas like the document's, never saved, and its forms made as the writer makes them,
+    without pnp.sheets.pdfparts (pnp.sheets.pdfsplice draws changed faces in it)."""
+    canvas = new_canvas(pdfsplice.scratch_target(), **canvas_args)     # type: ignore[arg-type]
+    return canvas, _Forms(canvas)
 
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _reused_page(canvas: Canvas, forms: _Forms, parts: PdfParts, geo: SheetGeometry, geo_text: str,
-                 cards: list[SheetCard], side: str, shift: tuple[float, float],
-                 text: Callable[[], tuple[list[Placed], list[Missed]]], sheet: list, font: str,
-                 warnings: list[str], direction: str, printer_margin: float) -> None:
-    """_draw_page, then showPage, through `parts`: the page's stream as an earlier build wrote it
-    when its inputs (the forms it shows, the geometry, the sheet text's: `sheet`) are the same;
-    `text()` places the sheet text when the page is drawn."""
-    faces = [c.back if side == "back" else c.front for c in cards]
-    faces += [c.back for c in cards] if side == "gutterfold" else []
-    names = [forms.ensure(face) for face in faces]     # forms first, as _draw_page defines them
-    sizes = [[float(face.drawing.width), float(face.drawing.height)] for face in faces]   # the faces' matrices
-    inputs = [names, sizes, geo_text, side, list(shift), sheet, font, direction, printer_margin]
-
-    def draw() -> list[str]:
-        before = len(warnings)
-        _draw_page(canvas, forms, geo, cards, side, shift, text(), font, warnings, direction, printer_margin)
-        canvas.showPage()
-        compress_page_now(canvas)
-        added = warnings[before:]
-        del warnings[before:]
-        return added
-
-    warnings.extend(parts.page(canvas, inputs, (geo.page_w, geo.page_h), draw))
 
 
 def _draw_page(canvas: Canvas, forms: _Forms, geo: SheetGeometry, cards: list[SheetCard], side: str,
