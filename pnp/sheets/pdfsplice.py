@@ -245,10 +245,11 @@ class _Xref:
         return self.offsets[number - 1], end
 
 
-def splice(pdf: bytes, replaced: dict[int, bytes]) -> bytes | None:
-    """`pdf` (as ReportLab writes one) with the objects of `replaced` (number -> the whole new
-    object, `n 0 obj` to `endobj`) in place of theirs; None when `pdf` does not read back."""
-    xref = _Xref.read(pdf)
+def splice(pdf: bytes, replaced: dict[int, bytes], xref: _Xref | None = None) -> bytes | None:
+    """`pdf` (as ReportLab writes one; `xref`: its table, when read already) with the objects of
+    `replaced` (number -> the whole new object, `n 0 obj` to `endobj`) in place of theirs; None
+    when `pdf` does not read back."""
+    xref = xref or _Xref.read(pdf)
     if xref is None or any(not 1 <= n <= len(xref.offsets) for n in replaced):
         return None
     out: list[bytes] = []
@@ -336,7 +337,7 @@ def _rewrite(target: str, last: Path, parts: PdfParts, pages: Sequence[PageSpec]
         elif entry is not None:
             added_lines.append((new_key, entry))
         old_forms[i][:2] = [forms[i].key, forms[i].drawing.cache_id]
-    spliced = splice(pdf, replaced_objects) if replaced_objects else pdf
+    spliced = splice(pdf, replaced_objects, xref) if replaced_objects else pdf
     if spliced is None:
         return None
     with open(target, "wb") as out:
