@@ -14,7 +14,7 @@ subsets' names (`/F2+0`); drawing may also raise the document's PDF version (tra
 ReportLab numbers characters in order of first use, so a stream's bytes depend on what was drawn
 before it. Each entry therefore records what the stream asked of the fonts while it was drawn
 (`_fonts_of`): per font its characters, each once in order of first use, with the code each
-got, and the subset names it asked for with their answers. Reusing it (`_replay`) first checks
+got, and the subset names it asked for with their answers. Reusing it (`replay`) first checks
 those answers against the document as it is now: the characters the document has coded must
 have the recorded codes, and those it has not are split in the recorded order (which gives them
 the codes drawing would) and must then have theirs. Only when every answer holds is the stored
@@ -105,7 +105,7 @@ def add_empty_form(canvas: Any, name: str, width: float, height: float) -> Any:
     return doc.idToObject[doc.getXObjectName(name)]
 
 
-class _FontCalls:
+class FontCalls:
     """Records, while open, every subset call on the registered TrueType fonts: ("s", font, text)
     for splitString, ("n", font, subset) for getSubsetInternalName, and ("v", "", keys) for the
     document's ensureMinPdfVersion (transparency: PDF 1.4); what they answered is read off the
@@ -120,7 +120,7 @@ class _FontCalls:
         self.mapped = set(doc.fontMapping)
         self.objects = doc.objectcounter        # images, shadings, graphics states add objects
 
-    def __enter__(self) -> _FontCalls:
+    def __enter__(self) -> FontCalls:
         calls = self.calls
         for font in self.fonts:
             split, name = font.splitString, font.getSubsetInternalName
@@ -179,18 +179,18 @@ def _fonts_of(calls: list[list], doc: Any) -> tuple[list[list], list[list], list
     fonts = []
     for font, seen in chars.items():
         text = "".join(seen)
-        fonts.append([font, text, _codes(pdfmetrics.getFont(font).state[doc].assignments, text)])
+        fonts.append([font, text, subset_codes(pdfmetrics.getFont(font).state[doc].assignments, text)])
     return fonts, names, versions
 
 
-def _codes(assignments: dict[int, int], text: str) -> str:
+def subset_codes(assignments: dict[int, int], text: str) -> str:
     """The code each character of `text` has in a font's subsets, as a string of those code
     points (str.translate: one C loop); a character the font lacks, which has no code (splitString
     gives it 0, always), stays itself."""
     return text.translate(assignments)
 
 
-def _replay(entry: dict, doc: Any) -> bool:
+def replay(entry: dict, doc: Any) -> bool:
     """Make an entry's font calls (`_fonts_of`) on this document when they answer as recorded:
     split the characters its fonts have not coded yet, in its order, ask its subset names, raise
     the PDF version. True when every character got the code, and every subset the name, the
@@ -217,7 +217,7 @@ def _replay(entry: dict, doc: Any) -> bool:
                                  (state.assignments.copy(), [list(s) for s in state.subsets], state.nextCode)))
                     font.splitString("".join(new), doc)
                     assigned = font.state[doc].assignments
-            if _codes(assigned, text) != codes:
+            if subset_codes(assigned, text) != codes:
                 return _undo(undo, doc)
         naming: dict[int, str] = {}                # fonts these calls name first, as ReportLab names them
         for font_name, subset, answer in names:
@@ -245,7 +245,7 @@ def _replay(entry: dict, doc: Any) -> bool:
 
 
 def _undo(undo: list[tuple[Any, Any]], doc: Any) -> bool:
-    """Put back the fonts' states `_replay` changed; False (what it then answers)."""
+    """Put back the fonts' states `replay` changed; False (what it then answers)."""
     for font, before in reversed(undo):
         if before is None:
             del font.state[doc]
@@ -255,7 +255,7 @@ def _undo(undo: list[tuple[Any, Any]], doc: Any) -> bool:
     return False
 
 
-def kept_entry(recorder: _FontCalls, obj: Any, objects: int, **extra: Any) -> dict | None:
+def kept_entry(recorder: FontCalls, obj: Any, objects: int, **extra: Any) -> dict | None:
     """The entry of a form's or page's stream just drawn while `recorder` listened: its font
     calls (`_fonts_of`), its stream and filters, and `extra`; None when drawing changed the
     document in other ways than those calls and `objects` new objects (not kept)."""
@@ -376,14 +376,14 @@ class PdfParts:
 
     def _reusable(self, key: str, doc: Any) -> dict | None:
         """The entry of `key` if its stream's bytes hold in this document now (its font calls
-        then made, `_replay`); None otherwise, the document unchanged."""
+        then made, `replay`); None otherwise, the document unchanged."""
         text = self._read.get(key)
         entry = KEPT.get(key, text) if text is not None else None
-        if entry is None or not _replay(entry, doc):
+        if entry is None or not replay(entry, doc):
             return None
         return entry
 
-    def _keep(self, key: str, recorder: _FontCalls, obj: Any, objects: int, **extra: Any) -> None:
+    def _keep(self, key: str, recorder: FontCalls, obj: Any, objects: int, **extra: Any) -> None:
         entry = kept_entry(recorder, obj, objects, **extra)
         if entry is not None:
             self._use(key, entry)
@@ -416,7 +416,7 @@ class PdfParts:
             self._use(key, entry, self._read[key])
             self.reused += 1
             return
-        with _FontCalls(doc) as recorder:
+        with FontCalls(doc) as recorder:
             define()
         self.drawn += 1
         form = doc.idToObject[doc.getXObjectName(name)]
@@ -455,7 +455,7 @@ class PdfParts:
 
         canvas.showPage = show
         try:
-            with _FontCalls(doc) as recorder:
+            with FontCalls(doc) as recorder:
                 warnings = draw()
         finally:
             del canvas.showPage

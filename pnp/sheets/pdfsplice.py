@@ -20,7 +20,7 @@ pnp.sheets.pdfparts, which records a new layout):
   page's key the same (its inputs: the names of the forms it shows, their sizes, the sheet);
 - each changed form has the same size, added nothing to the document's fonts when the last build
   drew it (`fresh`), and its new drawing, made in a scratch document whose fonts are put in the
-  last build's final state (`_replay`), uses only characters coded before its place, fonts named
+  last build's final state (`replay`), uses only characters coded before its place, fonts named
   before its place, no PDF version its place did not have and no other object, and its object
   names no other object than the font dictionary, numbered as in the document.
   The fonts then go through the same states as last time: every other stream, the font objects
@@ -43,7 +43,7 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 
 from pnp.facecache import mark_used
-from pnp.sheets.pdfparts import PdfParts, _codes, _FontCalls, _replay, kept_entry
+from pnp.sheets.pdfparts import FontCalls, PdfParts, kept_entry, replay, subset_codes
 
 FORMAT = 1
 SUFFIX = ".layout"
@@ -149,9 +149,9 @@ class Recorder:
             state = font.state.get(doc)
             if state is not None:
                 text = "".join(map(chr, state.assignments))
-                fonts.append([font.fontName, text, _codes(state.assignments, text)])
+                fonts.append([font.fontName, text, subset_codes(state.assignments, text)])
         names = [[name, 0, f"{internal}+0"] for name, internal in doc.fontMapping.items()]
-        self.final = {"fonts": fonts, "names": names, "version": []}     # an entry for _replay
+        self.final = {"fonts": fonts, "names": names, "version": []}     # an entry for replay
         self.objects = [doc.idToObjectNumberAndVersion[doc.getXObjectName(f"pnpface{i}")][0]
                         for i in range(len(self.forms))]
         self.fonts_object = doc.idToObjectNumberAndVersion[_FONTS][0]   # what every form's resources name
@@ -313,7 +313,7 @@ def _rewrite(target: str, last: Path, parts: PdfParts, pages: Sequence[PageSpec]
     if len(pdf) != layout["size"] or hashlib.sha256(pdf).hexdigest() != layout["sha"]:
         return None
     doc = canvas._doc                                          # noqa: SLF001
-    if changed and not _replay(layout["final"], doc):
+    if changed and not replay(layout["final"], doc):
         return None
     states = _FontStates(doc)
     if states.names != layout["counted"]:
@@ -376,7 +376,7 @@ def _drawn(canvas: Any, maker: FormMaker, states: _FontStates, face: Any, name: 
     adds nothing else; None otherwise."""
     doc = canvas._doc                                          # noqa: SLF001
     before, objects = states.now(), doc.objectcounter
-    with _FontCalls(doc) as recorder:
+    with FontCalls(doc) as recorder:
         maker.draw(face, name)
     form = doc.idToObject[doc.getXObjectName(name)]
     if states.now()[:3] != before[:3] or doc.objectcounter != objects + 1 or not recorder.clean(1):
