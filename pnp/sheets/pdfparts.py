@@ -105,6 +105,13 @@ def add_empty_form(canvas: Any, name: str, width: float, height: float) -> Any:
     return doc.idToObject[doc.getXObjectName(name)]
 
 
+def dynamic_fonts() -> list[Any]:
+    """The registered TrueType fonts that subset, each once (one may be registered under several
+    names), by name."""
+    fonts = {id(f): f for f in list(pdfmetrics._fonts.values()) if getattr(f, "_dynamicFont", 0)}   # noqa: SLF001
+    return sorted(fonts.values(), key=lambda f: f.fontName)
+
+
 class FontCalls:
     """Records, while open, every subset call on the registered TrueType fonts: ("s", font, text)
     for splitString, ("n", font, subset) for getSubsetInternalName, and ("v", "", keys) for the
@@ -115,7 +122,7 @@ class FontCalls:
         self.doc = doc
         self.calls: list[list] = []           # [kind, font, argument]
         # each font once: one may be registered under several names
-        self.fonts = list({id(f): f for f in pdfmetrics._fonts.values() if getattr(f, "_dynamicFont", 0)}.values())  # noqa: SLF001
+        self.fonts = dynamic_fonts()
         self.registered = set(pdfmetrics._fonts)                                                  # noqa: SLF001
         self.mapped = set(doc.fontMapping)
         self.objects = doc.objectcounter        # images, shadings, graphics states add objects

@@ -29,11 +29,8 @@ pnp.sheets.pdfparts, which records a new layout):
 from __future__ import annotations
 
 import hashlib
-import io
 import json
-import os
 import re
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +40,8 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 
 from pnp.facecache import mark_used
-from pnp.sheets.pdfparts import FontCalls, PdfParts, kept_entry, replay, subset_codes
+from pnp.outputfiles import write_text_atomically
+from pnp.sheets.pdfparts import FontCalls, PdfParts, dynamic_fonts, kept_entry, replay, subset_codes
 
 FORMAT = 1
 SUFFIX = ".layout"
@@ -94,19 +92,13 @@ def layout_path(parts: PdfParts) -> Path | None:
     return parts.path.with_suffix(SUFFIX) if parts.path is not None else None
 
 
-def _dynamic_fonts() -> list[Any]:
-    """The registered TrueType fonts that subset (each once, one may have several names), by name."""
-    fonts = {id(f): f for f in list(pdfmetrics._fonts.values()) if getattr(f, "_dynamicFont", 0)}   # noqa: SLF001
-    return sorted(fonts.values(), key=lambda f: f.fontName)
-
-
 class _FontStates:
     """The fonts' state in one document, as a comparable value: per font its characters coded
     (-1: none yet), the fonts named, the fonts registered and the PDF version."""
 
     def __init__(self, doc: Any):
         self.doc = doc
-        self.fonts = _dynamic_fonts()
+        self.fonts = dynamic_fonts()
         self.names = [f.fontName for f in self.fonts]
 
     def now(self) -> tuple:
@@ -185,13 +177,10 @@ class Recorder:
 
 
 def _write(path: Path, layout: dict) -> None:
-    temporary = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")   # builds in threads
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps(layout, separators=(",", ":")), encoding="utf-8")
-        os.replace(temporary, path)
+        write_text_atomically(path, json.dumps(layout, separators=(",", ":")))
     except OSError:
-        temporary.unlink(missing_ok=True)              # the next rebuild draws: no harm done
+        pass                                           # the next rebuild draws: no harm done
 
 
 def _read(path: Path) -> dict | None:
@@ -400,8 +389,3 @@ def _drawn(canvas: Any, maker: FormMaker, states: _FontStates, face: Any, name: 
     if references - {fonts} or fonts != layout["fonts_object"]:
         return None                        # another object named: its number here is not the document's
     return (calls if keep else None), body
-
-
-def scratch_target() -> io.BytesIO:
-    """Where a scratch canvas 'writes' (it is never saved)."""
-    return io.BytesIO()

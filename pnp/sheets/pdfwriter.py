@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy as _copy
 import hashlib
+import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -450,7 +451,7 @@ def _write_parts_pages(tmp: str, canvas_args: dict, parts: PdfParts, pages: Iter
 def _scratch(canvas_args: dict) -> tuple[Canvas, _Forms]:
     """A canvas like the document's, never saved, and its forms made as the writer makes them,
     without pnp.sheets.pdfparts (pnp.sheets.pdfsplice draws changed faces in it)."""
-    canvas = new_canvas(pdfsplice.scratch_target(), **canvas_args)     # type: ignore[arg-type]
+    canvas = new_canvas(io.BytesIO(), **canvas_args)     # type: ignore[arg-type]
     return canvas, _Forms(canvas)
 
 

@@ -33,7 +33,7 @@ from reportlab import rl_config
 
 from pnp import facecache
 from pnp.facecache import FaceCache, mark_used
-from pnp.outputfiles import atomic_path
+from pnp.outputfiles import write_bytes_atomically
 from pnp.render.facedata import face_data, face_from_data
 from pnp.text import digits
 from pnp.text.fitreport import FitIssue
@@ -130,8 +130,6 @@ class PageCache:
         """Keep a tuck-box PDF just written (a cache that cannot be written: noted, the build goes on)."""
         path = self._document_path(key)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with atomic_path(path) as tmp:
-                Path(tmp).write_bytes(_DOCUMENT_HEADER + hashlib.sha256(pdf).hexdigest().encode() + b'"}\n' + pdf)
+            write_bytes_atomically(path, _DOCUMENT_HEADER + hashlib.sha256(pdf).hexdigest().encode() + b'"}\n' + pdf)
         except OSError as error:
             self.cache.unwritable = self.cache.unwritable or f"{self.cache.folder}: {error.strerror or error}"

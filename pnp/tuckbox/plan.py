@@ -11,7 +11,7 @@ from pnp.errors import DataError, Problem, Problems
 from pnp.i18n import sheet as sheet_text
 from pnp.i18n.direction import is_rtl
 from pnp.i18n.texts import MissingText, Texts
-from pnp.outputfiles import atomic_path
+from pnp.outputfiles import write_bytes_atomically
 from pnp.pack import Card, Deck, Pack
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TemplateProblem
@@ -309,8 +309,7 @@ def write_tuckboxes(plan: TuckBoxPlan, path: str | Path) -> list[TuckBoxNet]:
         key = kept.document_key(plan._page_keys, plan.pages, placed, plan._arts, plan.margin, title, plan.lang)
         pdf = kept.read_document(key) if key is not None else None
         if pdf is not None:
-            with atomic_path(path) as tmp:
-                Path(tmp).write_bytes(pdf)
+            write_bytes_atomically(Path(path), pdf)
             return plan.nets
     write_pdf(path, plan.pages, plan._faces, placed, plan._arts, plan.margin, title=title, lang=plan.lang)
     if kept is not None and key is not None:
