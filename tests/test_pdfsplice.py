@@ -123,7 +123,8 @@ def test_another_option_or_a_touched_output_is_drawn_through_reportlab(tiny_pack
     assert spliced[-1] is False and pdf(out) == fresh(tiny_pack, tmp_path, printer_margin_mm=5)
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncate", "types", "sha", "fonts-object", "streams", "streams-line"])
+@pytest.mark.parametrize("damage", ["garbage", "truncate", "types", "sha", "fonts-object", "objects-reversed",
+                                    "objects-shifted", "objects-not-a-form", "streams", "streams-line"])
 def test_a_damaged_layout_or_streams_file_is_drawn_through_reportlab(tiny_pack, tmp_path, cache_dir, spliced, damage):
     out = tmp_path / "out"
     build(tiny_pack, out)
@@ -141,6 +142,11 @@ def test_a_damaged_layout_or_streams_file_is_drawn_through_reportlab(tiny_pack, 
         layout.write_text(json.dumps({**data, "sha": "0" * 64}), encoding="utf-8")
     elif damage == "fonts-object":                              # not the number the scratch document gives it
         layout.write_text(json.dumps({**data, "fonts_object": data["fonts_object"] + 1}), encoding="utf-8")
+    elif damage.startswith("objects-"):                        # the forms' object numbers, consistently
+        objects = data["objects"]                               # wrong: the sha still holds
+        objects = {"objects-reversed": objects[::-1], "objects-shifted": [n + 1 for n in objects],
+                   "objects-not-a-form": [data["fonts_object"]] * len(objects)}[damage]
+        layout.write_text(json.dumps({**data, "objects": objects}), encoding="utf-8")
     elif damage == "streams":
         [streams] = cache_dir.rglob("*.parts")
         streams.unlink()

@@ -319,6 +319,8 @@ def _rewrite(target: str, last: Path, parts: PdfParts, pages: Sequence[PageSpec]
             return None
         entry, body = drawn
         number = layout["objects"][i]
+        if not _names_form(pdf, xref, i, number) or number in replaced_objects:
+            return None
         replaced_objects[number] = b"%d 0 obj\n" % number + body + (b"" if body.endswith(b"\n") else b"\n") + b"endobj\n"
         old_key, new_key = parts.form_key(canvas, _Drawing(*old_forms[i][1:4])), parts.form_key(canvas, forms[i].drawing)
         if parts.has(old_key):                 # the streams file as a rebuild drawing it would leave it
@@ -345,6 +347,16 @@ class _Drawing:
     cache_id: str
     width: float
     height: float
+
+
+def _names_form(pdf: bytes, xref: _Xref, i: int, number: int) -> bool:
+    """The last PDF's pages show face i's form as object `number`, and that object is a form: the
+    layout is read from a folder anyone may write to, and a wrong number would splice the new
+    face over another object without a trace."""
+    if not 1 <= number <= len(xref.offsets):
+        return False
+    start, end = xref.span(number)
+    return b"/FormXob.pnpface%d %d 0 R" % (i, number) in pdf and b"/Subtype /Form" in pdf[start:end]
 
 
 def _page_uses(pages: Sequence[PageSpec], uses: list[int]) -> list[tuple[PageSpec, list[int]]]:
