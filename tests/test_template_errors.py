@@ -280,7 +280,8 @@ def test_a_template_nested_thousands_deep_is_a_message(tiny_pack):
 BODY_LINE = '{{ textbox(card.body, safe + 1, 30, w - 2*safe - 2, 40, size=10, min_size=6) }}'
 PARTS = {      # templates the typos below include or import, each with its own typo
     "part.svg.j2": "<g>\n{{ card.titel }}\n</g>\n",
-    "macros.svg.j2": "{# macros #}\n{% macro badge(c) %}\n<g>{{ c.titel }}</g>\n{% endmacro %}\n",
+    "macros.svg.j2": "{# macros #}\n{% macro badge(c) %}\n<g>{{ c.titel }}</g>\n{% endmacro %}\n"
+                     "{% macro shout(text) %}\n<g>{{ text|upper }}</g>\n{% endmacro %}\n",
     "broken.svg.j2": "<g>\n{{ card.title }\n</g>\n",
 }
 FIELDS = "id, base_id, kind, deck, copy, quantity, title, body, colour_id, colour, value"
@@ -313,8 +314,14 @@ TYPOS = [   # (what, the front's body line becomes, file with the error, its lin
     ("included syntax", '{% include "tiny/broken.svg.j2" %}', "broken", 2, "unexpected '}'"),
     ("imported macro", '{% import "tiny/macros.svg.j2" as m %}\n{{ m.badge(card) }}', "macros", 3,
      f"card has no field 'titel' (its fields: {FIELDS}; did you mean 'title'?)"),
+    # the typo is passed along and fails where it is used (inside the macro, two lines later): the
+    # message names the line that looked the field up, where the fix is
+    ("field into a macro", '{% import "tiny/macros.svg.j2" as m %}\n{{ m.shout(card.titel) }}', "front", 7,
+     f"card has no field 'titel' (its fields: {FIELDS}; did you mean 'title'?)"),
+    ("field kept, used later", '{% set name = card.titel %}\n<g>\n{{ name }}\n</g>', "front", 6,
+     f"card has no field 'titel' (its fields: {FIELDS}; did you mean 'title'?)"),
     ("macro name", '{% import "tiny/macros.svg.j2" as m %}\n{{ m.bagde(card) }}', "front", 7,
-     "imported template 'tiny/macros.svg.j2' has no macro 'bagde' (its macros: badge; did you mean 'badge'?)"),
+     "imported template 'tiny/macros.svg.j2' has no macro 'bagde' (its macros: badge, shout; did you mean 'badge'?)"),
     ("SVG element", '<blink x="1"/>', "front", 6, '<blink x="1">: element <blink> is not supported'),
     ("SVG colour", '<rect x="1" y="1" width="{{ w }}" height="2" fill="blurple"/>', "front", 6,
      "<rect x=\"1\" y=\"1\" width=\"63.0\" height=\"2\" fill=\"blurple\">: attribute 'fill': 'blurple' is not a "
@@ -369,3 +376,23 @@ def test_the_quick_argument_check_never_passes_a_call_python_would_refuse():
     assert vouched > 400                                  # 483 of the 10,000 random calls
     assert Accepted(inspect.signature(keywords)).takes((1, 2), {"d": 4})
     assert not Accepted(inspect.signature(keywords)).takes((1, 2), {"a": 4, "d": 4})
+
+
+def test_a_template_saved_into_an_earlier_folder_is_read_in_the_same_process(tmp_path):
+    """`--watch` and `pnp serve` keep one environment a process (pnp.components.art.environment):
+    a pack's own copy of a shipped template, saved while they run, is what the next build reads,
+    and so is the shipped one again once the copy is deleted (Jinja alone checks only the file it
+    read)."""
+    from pnp.components.art import environment
+
+    own, shipped = tmp_path / "pack" / "templates", tmp_path / "shipped" / "templates"
+    (shipped / "game").mkdir(parents=True)
+    (own / "game").mkdir(parents=True)
+    (shipped / "game" / "cell.svg.j2").write_text("<g>shipped</g>", encoding="utf-8")
+    env = environment((own, shipped))
+    assert env.get_template("game/cell.svg.j2").render() == "<g>shipped</g>"
+    (own / "game" / "cell.svg.j2").write_text("<g>the pack's own</g>", encoding="utf-8")
+    assert environment((own, shipped)) is env
+    assert env.get_template("game/cell.svg.j2").render() == "<g>the pack's own</g>"
+    (own / "game" / "cell.svg.j2").unlink()
+    assert env.get_template("game/cell.svg.j2").render() == "<g>shipped</g>"

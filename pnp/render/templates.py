@@ -13,6 +13,7 @@ import os
 import posixpath
 import random
 import re
+import sys
 import threading
 import traceback
 from collections.abc import Iterator, Mapping
@@ -96,12 +97,26 @@ class ConfinedLoader(jinja2.FileSystemLoader):
             raise TemplateRefused(TEMPLATE_OUTSIDE, template, "refused: '..' would leave the templates folder "
                                   "(name a template by its path below templates/)")
         pieces = jinja2.loaders.split_template_path(template)
+        found = self._first(pieces)
+        if found is not None:
+            self._check(template, found[0], found[1])
+        source, filename, uptodate = super().get_source(environment, template)
+
+        def still_this_file() -> bool:
+            # Jinja's check looks at the file it read only: a file of the same name added to an
+            # earlier folder (a pack's own copy of a shipped template, saved during `--watch` or
+            # `pnp serve`) would never be read in this process
+            return uptodate() and self._first(pieces) == found
+
+        return source, filename, still_this_file
+
+    def _first(self, pieces: list[str]) -> tuple[str, Path] | None:
+        """The file these path pieces name in the first folder that has it, and its confines."""
         for searchpath, confine in zip(self.searchpath, self.confines, strict=True):
             filename = posixpath.join(searchpath, *pieces)
             if os.path.isfile(filename):
-                self._check(template, filename, confine)
-                break
-        return super().get_source(environment, template)
+                return filename, confine
+        return None
 
     @staticmethod
     def _check(template: str, filename: str, confine: Path) -> None:
@@ -196,16 +211,32 @@ class Record(Mapping):
 
 class UndefinedName(jinja2.UndefinedError):
     """A template used a name or field that does not exist; `variable` is the name when it is a
-    variable of the template's context (the renderer, which knows the context, suggests one)."""
+    variable of the template's context (the renderer, which knows the context, suggests one);
+    `looked_up` the template file and line that looked the name up, when a template did."""
 
-    def __init__(self, message: str | None = None, variable: str = ""):
+    def __init__(self, message: str | None = None, variable: str = "",
+                 looked_up: tuple[str, int] | None = None):
         super().__init__(message)
         self.variable = variable
+        self.looked_up = looked_up
+
+
+def _template_line(frame: Any) -> tuple[str, int] | None:
+    """The template file and line of the innermost compiled template frame from `frame` outwards
+    (what jinja2.debug does to tracebacks), or None."""
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            return template.filename or "", template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return None
 
 
 class DesignerUndefined(jinja2.StrictUndefined):
     """StrictUndefined whose messages speak of the designer's data, never of Python classes:
-    "card has no field 'titel' (its fields: ...; did you mean 'title'?)"."""
+    "card has no field 'titel' (its fields: ...; did you mean 'title'?)". It fails where it is
+    used, which may be a macro far from the typo (`textbox(card.titel)` fails inside textbox), so
+    it keeps the template line that looked the name up, and the message names that line."""
 
     __slots__ = ()
 
@@ -213,7 +244,8 @@ class DesignerUndefined(jinja2.StrictUndefined):
                  exc: type[jinja2.TemplateRuntimeError] = jinja2.UndefinedError):
         if exc is jinja2.UndefinedError:     # keep the name for the renderer's "did you mean"
             variable = name if obj is missing and hint is None and isinstance(name, str) else ""
-            exc = functools.partial(UndefinedName, variable=variable)  # type: ignore[assignment]
+            exc = functools.partial(UndefinedName, variable=variable,  # type: ignore[assignment]
+                                    looked_up=_template_line(sys._getframe(1)))
         super().__init__(hint, obj, name, exc)
 
     @property
@@ -416,11 +448,14 @@ class Renderer:
         """The template (top-level, base or macro file), line and file the error was raised at:
         Jinja2 rewrites tracebacks so that template frames name the template file and line."""
         roots = [Path(d).absolute() for d in self.template_dirs]    # not resolved: a link inside the pack
-        for frame in reversed(traceback.extract_tb(error.__traceback__)):
-            path = Path(frame.filename).absolute()
+        looked_up = getattr(error, "looked_up", None)     # an undefined name: where it was looked up
+        places = [looked_up] if looked_up else []
+        places += [(frame.filename, frame.lineno or 0) for frame in reversed(traceback.extract_tb(error.__traceback__))]
+        for filename, line in places:
+            path = Path(filename).absolute()
             for root in roots:
                 if path.is_relative_to(root):
-                    return path.relative_to(root).as_posix(), frame.lineno or 0, str(path)
+                    return path.relative_to(root).as_posix(), line, str(path)
         return template_name, 0, ""
 
     # ---- SVG the compiler refused: where in the templates that element is written
@@ -566,7 +601,8 @@ def describe(value: Any) -> str:
 def _no_such_member(obj: Any, name: Any) -> str:
     """The message for `obj.name` or `obj[name]` that does not exist, with what does."""
     if isinstance(obj, jinja2.environment.TemplateModule):
-        macros = [key for key in vars(obj) if not key.startswith("_")]
+        # sorted: a module's names come from a set (Jinja's exported_vars), in a per-process order
+        macros = sorted(key for key in vars(obj) if not key.startswith("_"))
         return (f"{describe(obj)} has no macro {name!r} (its macros: {', '.join(macros) or 'none'}"
                 f"{did_you_mean(str(name), macros)})")
     if isinstance(obj, jinja2.runtime.LoopContext):
