@@ -297,3 +297,27 @@ def test_a_text_file_that_cannot_be_edited_stops_the_import_before_any_file_is_w
     assert [(p.code, p.file.endswith("uk.yaml"), p.line, p.key) for p in error.value.problems] == [
         ("po.write", True, 7, "deck")]
     assert _texts(game) == before
+
+
+@pytest.mark.parametrize("command", [["import"], ["accept", "--lang", "de"]])
+def test_a_game_installed_inside_pnp_is_never_written(exported, tmp_path, monkeypatch, command):
+    """From a wheel the shipped games live in site-packages/pnp/shipped/data: pip owns those files
+    and a reinstall undoes any edit, so `import` and `accept` refuse them (exit 2) and write
+    nothing; the same pack in a folder of the user's is written as usual."""
+    import pnp.shipped
+
+    installed = tmp_path / "site-packages" / "pnp" / "shipped"
+    shutil.copytree(exported / "cimiterio", installed / "data" / "cimiterio")
+    (installed / "__init__.py").write_text("")
+    monkeypatch.setattr(pnp.shipped, "__file__", str(installed / "__init__.py"))
+    before = {p: p.read_bytes() for p in (installed / "data").rglob("*") if p.is_file()}
+    args = [str(exported / "po" / "de.po")] if command == ["import"] else []
+    refused = CliRunner().invoke(main, ["i18n", *command, str(installed / "data" / "cimiterio"), *args])
+    assert refused.exit_code == 2, refused.output
+    assert "cimiterio: this game is installed inside pnp" in refused.output
+    assert f"cp -r {installed / 'data' / 'cimiterio'} cimiterio" in refused.output
+    assert {p: p.read_bytes() for p in (installed / "data").rglob("*") if p.is_file()} == before
+    own = tmp_path / "mine" / "cimiterio"
+    shutil.copytree(exported / "cimiterio", own)
+    accepted = CliRunner().invoke(main, ["i18n", *command, str(own), *args])
+    assert accepted.exit_code == 0, accepted.output

@@ -16,6 +16,20 @@ def _load(game: str):
     return load_pack(game, strict=False)
 
 
+def _editable(pack):
+    """The pack, when its files may be written; a game inside the installed package is refused:
+    pip owns those files, and a reinstall or upgrade would silently undo the edit."""
+    import pnp.shipped
+
+    installed = Path(pnp.shipped.__file__).resolve().parent
+    if pack.root.resolve().is_relative_to(installed):
+        raise PnpError(
+            f"{pack.id}: this game is installed inside pnp ({pack.root}); pnp does not write there, "
+            f"since reinstalling pnp would undo it. Copy the game to a folder of your own and "
+            f"name that folder instead:\n  cp -r {pack.root} {pack.id}\n  pnp i18n ... {pack.id} ...")
+    return pack
+
+
 def _langs(pack, lang: str | None, with_source: bool = True) -> list[str]:
     if lang in (None, "all"):
         return [code for code in pack.languages if with_source or code != pack.source_language]
@@ -117,7 +131,7 @@ def import_(game, files):
     from pnp.errors import location
     from pnp.i18n.po import import_files
 
-    pack = _load(game)
+    pack = _editable(_load(game))
     if any(path.suffix.lower() in (".xlf", ".xliff") for path in files):
         from pnp.i18n.xliff import import_files as import_any
 
@@ -144,7 +158,7 @@ def accept(game, lang, keys):
     """Mark the present translations (or KEYS) as made from today's source text (clears stale)."""
     from pnp.i18n.status import accept as accept_keys
 
-    pack = _load(game)
+    pack = _editable(_load(game))
     for lang_, count in accept_keys(pack, _langs(pack, lang, with_source=False), list(keys) or None).items():
         click.echo(f"{lang_}: {count} translation{'s' * (count != 1)} marked up to date")
 
