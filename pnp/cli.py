@@ -12,7 +12,15 @@ import click
 from pnp import collector
 from pnp.errors import InternalError, OutputError, PnpError, display_path, os_error_text
 from pnp.i18n.sheet import languages as sheet_languages
-from pnp.print_constants import FLIPS, LAYOUTS, MAX_PRINTER_MARGIN_MM, PAPERS, PRINTER_MARGIN_MM
+from pnp.print_constants import (
+    CALIBRATION_SCALE_MM,
+    FLIPS,
+    LAYOUTS,
+    MAX_BACK_OFFSET_MM,
+    MAX_PRINTER_MARGIN_MM,
+    PAPERS,
+    PRINTER_MARGIN_MM,
+)
 
 # Commands of other packages, imported only when they run (or --help lists them): starting pnp
 # stays light, and `pnp build` never imports the engines, the checker's CLI or the server.
@@ -33,6 +41,11 @@ def _offset(ctx, param, value: str) -> tuple[float, float]:
         x, y = (float(part) for part in value.split(","))
     except ValueError:
         raise click.BadParameter(f"expected X,Y in millimetres such as 0.5,-1, got {value!r}") from None
+    limit = MAX_BACK_OFFSET_MM
+    if not (abs(x) <= limit and abs(y) <= limit):           # also refuses nan
+        raise click.BadParameter(f"{value!r}: each of X and Y within -{limit:g}..{limit:g} mm (`pnp calibrate` "
+                                 f"reads up to {CALIBRATION_SCALE_MM:g} mm; a larger shift would move the backs "
+                                 "off their fronts)")
     return x, y
 
 

@@ -511,6 +511,8 @@ def _add_literal_texts(root: Path, literals: list[schema.LiteralText], texts: di
     groups = {".".join(key.split(".")[:n]) for key in written for n in range(1, key.count(".") + 1)}
     for literal in literals:
         key = literal.key
+        if key in out:          # a second card of the same id: cards.duplicate-id reports it, and
+            continue            # the first card's text is no key of the text file's to clash with
         parts = key.split(".")
         clash = key if key in written or key in groups else \
             next((".".join(parts[:n]) for n in range(1, len(parts)) if ".".join(parts[:n]) in written), None)

@@ -42,3 +42,6 @@ PAPERS: tuple[str, ...] = tuple(PAPER_SIZES_MM)  # the papers a build can print 
 # Calibration sheet
 CALIBRATION_SCALE_MM = 5.0       # the back scale spans +-5 mm
 CALIBRATION_TICK_STEP_MM = 0.5
+MAX_BACK_OFFSET_MM = 10.0        # --back-offset X,Y: each within +-this. Twice what the calibration sheet
+                                 # reads (+-CALIBRATION_SCALE_MM); a larger shift is a typo or a
+                                 # paper-feed fault, and moves the backs off their fronts and the page

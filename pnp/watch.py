@@ -48,6 +48,15 @@ def ignored(out: Path) -> Callable[[watchfiles.Change, str], bool]:
     return keep
 
 
+def saved(batch: set[tuple[watchfiles.Change, str]]) -> list[str]:
+    """The names of the files a batch of changes touched, without the transient ones: a file
+    created and gone again within the batch is a temporary file an editor or `sed -i` wrote and
+    renamed over the real one (which is in the batch itself)."""
+    added = {path for change, path in batch if change == watchfiles.Change.added}
+    return sorted({Path(path).name for _change, path in batch
+                   if path not in added or Path(path).exists()})
+
+
 def watch(games: list[str], options: BuildOptions, echo: Callable[[str], None],
           progress: Callable[[], BuildProgress | None] = lambda: None, stop: threading.Event | None = None,
           report: Callable[[BuildResult], None] | None = None) -> None:
@@ -71,6 +80,7 @@ def watch(games: list[str], options: BuildOptions, echo: Callable[[str], None],
     once()
     for batch in changes(folders, stop, lambda: echo(f"watching {', '.join(map(str, folders))} (Ctrl-C stops)"),
                          ignored(options.out)):
-        changed = sorted({Path(path).name for _change, path in batch})
-        echo(f"changed: {', '.join(changed)}")
-        once()
+        changed = saved(batch)
+        if changed:
+            echo(f"changed: {', '.join(changed)}")
+            once()

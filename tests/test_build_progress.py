@@ -114,10 +114,13 @@ def test_watch_rebuilds_what_changed_and_says_which_faces(tiny_pack, tmp_path, m
         _wait(lambda: any(line.startswith("watching") for line in lines))
         assert lines[0].startswith("redrew 10 faces")
         cards = tiny_pack / "cards" / "main.yaml"
-        cards.write_text(cards.read_text().replace("colour: blue, value: 2}", "colour: red, value: 5}"))
+        # saved as `sed -i` saves: a temporary file beside it, renamed over it
+        temporary = cards.with_name("sedX1b2c3")
+        temporary.write_text(cards.read_text().replace("colour: blue, value: 2}", "colour: red, value: 5}"))
+        os.replace(temporary, cards)
         _wait(lambda: sum(line.startswith("redrew") for line in lines) == 2)
         assert lines[-1] == "redrew 2 faces: beta:front, beta:back (8 from the cache)"
-        assert any(line == "changed: main.yaml" for line in lines)
+        assert [line for line in lines if line.startswith("changed:")] == ["changed: main.yaml"]
         cards.write_text(cards.read_text().replace("kind: plain", "kind: nosuchkind", 1))     # a broken save
         _wait(lambda: any("watching for the next save" in line for line in lines))
     finally:
@@ -174,3 +177,19 @@ def test_the_build_lets_go_of_what_only_the_load_and_the_rules_checker_read(tmp_
     pipeline.build([str(tmp_path / "my-game")], pipeline.BuildOptions(lang="en", out=tmp_path / "out", cache=False))
     assert seen["at check"] == [True]
     assert seen["at render"] == ([None], {})
+
+
+def test_a_file_made_and_gone_within_one_batch_is_no_change(tmp_path):
+    """An editor's temporary file (made, then renamed over the real one) is not named, and a
+    batch of nothing but such files is no change at all."""
+    from watchfiles import Change
+
+    from pnp.watch import saved
+
+    real = tmp_path / "cards.csv"
+    real.write_text("id\n")
+    gone = str(tmp_path / "sedtl0ElG")
+    assert saved({(Change.added, gone), (Change.deleted, gone), (Change.modified, str(real))}) == ["cards.csv"]
+    assert saved({(Change.added, gone), (Change.deleted, gone)}) == []
+    assert saved({(Change.deleted, str(tmp_path / "old.yaml"))}) == ["old.yaml"]      # a real deletion
+    assert saved({(Change.added, str(real))}) == ["cards.csv"]

@@ -72,3 +72,12 @@ def test_simulate_names_the_option_whose_value_is_bad_and_the_game_once():
     result = run("simulate", "zombie-run", "--players", 3, "--games", 2, "--variant", "no_such=1")
     assert result.exit_code == 2 and result.output.count("zombie-run:") == 2     # header + error
     assert "unknown option 'no_such'; known: first, first_draw, hand" in result.output
+
+
+def test_simulate_of_a_game_without_an_engine_says_only_that(tiny_pack):
+    """The engine is looked up before the progress line: the one line printed is the error."""
+    result = run("simulate", str(tiny_pack), "--games", 3)
+    assert result.exit_code == 2
+    [line] = result.output.strip().splitlines()     # (other tests may register more engines)
+    assert line.startswith(f"{tiny_pack}: pack.yaml names no `engine`, so the game cannot be played "
+                           "(known engines: cimiterio, "), result.output

@@ -388,3 +388,21 @@ def test_shipped_two_faced_card_reads_the_same_way_up(tmp_path):
                                for page in list(document.pages)[1::2] for _, _, m in placed_faces(page)]
     assert len(rotations["long"]) == len(rotations["short"]) == 95
     assert all((-c, -s) == short for (c, s), short in zip(rotations["long"], rotations["short"]))
+
+
+@pytest.mark.parametrize("value", ["100,0", "0,-10.5", "nan,0", "inf,0"])
+def test_a_back_offset_beyond_what_calibration_reads_is_refused(tiny_pack, tmp_path, value):
+    """`pnp calibrate` reads up to 5 mm; an offset past MAX_BACK_OFFSET_MM (10 mm) would push the
+    backs off their fronts and off the page: refused before anything is built (exit 2)."""
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(tiny_pack), "--out", str(out), "--lang", "en",
+                                       f"--back-offset={value}"])
+    assert result.exit_code == 2, result.output
+    assert f"'{value}': each of X and Y within -10..10 mm" in result.output
+    assert not out.exists()
+
+
+def test_a_back_offset_at_the_limit_builds(tiny_pack, tmp_path):
+    result = CliRunner().invoke(main, ["build", str(tiny_pack), "--out", str(tmp_path), "--lang", "en",
+                                       "--back-offset=-10,10"])
+    assert result.exit_code == 0, result.output

@@ -91,3 +91,17 @@ def test_the_new_pack_builds_and_checks_clean_at_once(tmp_path):
     checked = pnp("check", "first-game", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.strip().splitlines()[-1] == "first-game: clean"
+
+
+def test_a_duplicate_card_id_is_one_error_not_three(tmp_path):
+    """A card row copied whole: `cards.duplicate-id` names it. Its texts (written in the row) are
+    the first card's keys again, not keys of text/en.yaml: no `text.key-clash` follows."""
+    assert CliRunner().invoke(main, ["new", "dup", "--dir", str(tmp_path)]).exit_code == 0
+    cards = tmp_path / "dup" / "cards.csv"
+    rows = cards.read_text(encoding="utf-8").splitlines()
+    cards.write_text("\n".join(rows + rows[-1:]) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "dup")])
+    assert result.exit_code == 2, result.output
+    codes = [line.split("[")[1].split("]")[0] for line in result.output.splitlines() if " error [" in line]
+    assert codes == ["cards.duplicate-id"], result.output
+    assert f"cards.csv:{len(rows) + 1}: error [cards.duplicate-id]" in result.output

@@ -78,11 +78,16 @@ def simulate(game, count, players, seed, bot, budget, variants, workers, max_tur
              as_json):
     """Play many GAME games with bots and report balance, length and rule coverage."""
     from pnp.engines.cluster import executor_for
+    from pnp.engines.core import get_game
     from pnp.engines.simulate import simulate as run
 
     bot = bot_with_budget(game, bot, budget)
     seed_value = int(seed) if seed.lstrip("-").isdigit() else seed
     extra = {} if max_turns is None else {"max_turns": max_turns}
+    try:
+        get_game(game)          # a game without an engine says so before the progress line
+    except (KeyError, ValueError) as error:
+        raise EngineInputError(about(game, error)) from None
     with executor_for(scheduler, workers) as (executor, workers), \
             click.progressbar(length=count, label=f"{game}: {count} games", file=sys.stderr,
                               show_eta=True) as bar:
