@@ -57,6 +57,8 @@ def big_pack(folder: Path, copies: int = 10) -> Path:
         for k in range(copies) for entry in deceased])
     for text in sorted((folder / "text").glob("[!.]*.yaml")):
         texts = _load(text)
+        if "deceased" not in texts:             # text/glossary.yaml: the translators' terms, no texts
+            continue
         texts["deceased"] = {_suffix(name, k): body for k in range(copies) for name, body in texts["deceased"].items()}
         _dump(text, texts)
     (folder / "text" / ".source-hashes.yaml").unlink(missing_ok=True)   # the texts changed: no stale hashes
