@@ -274,3 +274,22 @@ def test_a_face_that_loses_its_own_resources_gets_its_streams_entry(tiny_pack, t
     build(tiny_pack, out)
     assert spliced == [False, True] and pdf(out) == fresh(tiny_pack, tmp_path)
     assert streams_keys(cache_dir) == streams_keys(tmp_path / "other" / "faces", lambda: build(tiny_pack, tmp_path / "o2"))
+
+
+def test_fonts_registered_by_other_documents_do_not_stop_the_splice(tiny_pack, tmp_path, cache_dir, spliced,
+                                                                   monkeypatch):
+    """A process registers fonts as it first draws with them, so a rebuild's process (a new `pnp
+    build`, which may splice every document and draw none) has other fonts registered than the
+    last build's had; only the document's own fonts matter to its bytes."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from pnp.text.fonts import font_path, register
+
+    out = tmp_path / "out"
+    build(tiny_pack, out)
+    extra = TTFont("PnpTestOtherDocument", str(font_path(register("regular"))))
+    monkeypatch.setitem(pdfmetrics._fonts, extra.fontName, extra)                  # noqa: SLF001
+    edit(tiny_pack / TEXT, "over several lines", "over many lines")
+    build(tiny_pack, out)
+    assert spliced == [False, True] and pdf(out) == fresh(tiny_pack, tmp_path)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -42,6 +42,7 @@ from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
 from pnp.facecache import mark_used
 from pnp.outputfiles import write_text_atomically
 from pnp.sheets.pdfparts import FontCalls, PdfParts, dynamic_fonts, kept_entry, replay, subset_codes
+from pnp.text.fonts import register_font
 
 FORMAT = 1
 SUFFIX = ".layout"
@@ -302,11 +303,10 @@ def _rewrite(target: str, last: Path, parts: PdfParts, pages: Sequence[PageSpec]
     if len(pdf) != layout["size"] or hashlib.sha256(pdf).hexdigest() != layout["sha"]:
         return None
     doc = canvas._doc                                          # noqa: SLF001
-    if changed and not replay(layout["final"], doc):
+    if changed and not (_registered(font for font, _text, _codes in layout["final"]["fonts"])
+                        and replay(layout["final"], doc)):
         return None
     states = _FontStates(doc)
-    if states.names != layout["counted"]:
-        return None
     xref = _Xref.read(pdf)
     if xref is None:
         return None
@@ -347,6 +347,20 @@ class _Drawing:
     cache_id: str
     width: float
     height: float
+
+
+def _registered(fonts: Iterable[str]) -> bool:
+    """Every one of these fonts (the last build's document used them) is registered with ReportLab,
+    registered now when it is not: a process registers fonts as it first draws with them, so which
+    are registered depends on the documents it drew before (a rebuild that splices them all draws
+    none); only the document's own fonts matter to its bytes. False for a font pnp cannot register
+    (a pack's font not defined in this process: drawn as usual)."""
+    try:
+        for font in fonts:
+            register_font(font)
+    except (KeyError, OSError, ValueError):
+        return False
+    return True
 
 
 def _names_form(pdf: bytes, xref: _Xref, i: int, number: int) -> bool:
