@@ -13,7 +13,7 @@ from pnp import schema, shipped, spreadsheets
 from pnp.components.types import COMPONENT  # import-light: the schemas only, no drawing code
 from pnp.errors import DataError, PnpError, Problem, Problems, display_path
 from pnp.i18n.hashes import hash_file
-from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping
+from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping, with_folded
 from pnp.limits import MAX_CARDS, MAX_INT, MAX_PACK_FILES, MAX_PLAYERS, MAX_QUANTITY
 from pnp.text import packfonts
 from pnp.units import card_size_pt
@@ -604,7 +604,7 @@ def _flatten(source: Source, path: tuple, value: Any, out: dict[str, str], probl
     text with plural forms (`PluralText`), checked against the categories `lang` uses."""
     if path and is_plural_mapping(value):
         key = ".".join(str(p) for p in path)
-        forms = {str(cat): str(text) for cat, text in value.items()}
+        forms = with_folded(lang, {str(cat): str(text) for cat, text in value.items()})
         for message in check_forms(lang, forms):
             problems.add("text.plural", source.file, source.line(path), dotted(path), message, source.snippet(path))
         out[key] = PluralText(forms)

@@ -148,6 +148,22 @@ def test_plural_categories_are_checked_with_file_and_line(plurals_pack):
     assert len(problems) == 3
 
 
+def test_an_italian_plural_written_one_other_takes_other_for_millions(plurals_pack):
+    """CLDR's Italian `many` is for exact millions, and gettext tools ask for two forms: a text
+    written `{one, other}` by hand is complete (as PO import makes it), its `many` its `other`; a
+    missing `other` is still an error, and Ukrainian's `few` (2, 3, 4...) is never filled."""
+    it = plurals_pack / "text" / "it.yaml"
+    it.write_text(it.read_text(encoding="utf-8").replace('many: "{n} di punti", other: "{n} punti"', 'other: "{n} punti"'),
+                  encoding="utf-8")
+    texts = load_pack(plurals_pack).texts["it"]
+    assert translate(texts, "it", "ui.points", n=1_000_000) == "1000000 punti"
+    assert translate(texts, "it", "ui.points", n=3) == "3 punti"
+    uk = plurals_pack / "text" / "uk.yaml"
+    uk.write_text(uk.read_text(encoding="utf-8").replace('    few: "Пройди {n} кроки"\n', ""), encoding="utf-8")
+    with pytest.raises(DataError, match="lacks 'uk' form few"):
+        load_pack(plurals_pack)
+
+
 def test_missing_translation_falls_back_to_english(tiny_pack):
     it = tiny_pack / "text" / "it.yaml"
     it.write_text(it.read_text(encoding="utf-8").replace("title: Beta, ", ""), encoding="utf-8")

@@ -117,6 +117,16 @@ def folded_into(lang: str, cat: str) -> str | None:
     return FOLDED.get(_base(lang), {}).get(cat)
 
 
+def with_folded(lang: str, forms: dict[str, str]) -> dict[str, str]:
+    """`forms` with each missing category of FOLDED filled from the form it folds into, as PO
+    import fills it and as gettext prints a million: an Italian text written `{one, other}` by
+    hand (as every gettext tool asks for it) is complete; its `many` is its `other`."""
+    folds = FOLDED.get(_base(lang))
+    if not folds:
+        return forms
+    return {**forms, **{cat: forms[into] for cat, into in folds.items() if cat not in forms and into in forms}}
+
+
 @lru_cache(maxsize=None)
 def gettext_plurals(lang: str) -> tuple[int, str, tuple[str, ...]]:
     """`(nplurals, plural expression, category of each msgstr index)` for a PO `Plural-Forms`
