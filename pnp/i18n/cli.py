@@ -144,8 +144,10 @@ def import_(game, files):
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
     for lang, changed in result.changed.items():
+        held = result.not_imported.get(lang, 0)
         click.echo(f"{lang}: {len(changed)} text{'s' * (len(changed) != 1)} changed, "
-                   f"{result.unchanged.get(lang, 0)} unchanged")
+                   f"{result.unchanged.get(lang, 0)} unchanged"
+                   + (f", {held} not imported (written in the pack's data: see the warnings)" if held else ""))
     for path in result.files:
         click.echo(f"wrote {path}")
 

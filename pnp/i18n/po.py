@@ -48,6 +48,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import PoFileError, read_po, unescape, write_po
@@ -338,7 +339,15 @@ class ImportResult:
     unchanged: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)                  # fuzzy skipped, forms copied...
     files: list[Path] = field(default_factory=list)                 # written files
-    warnings: list[Problem] = field(default_factory=list)           # po.stale: imported, but stale
+    warnings: list[Problem] = field(default_factory=list)           # po.stale: imported, but stale;
+                                                                    # po.in-data: not imported
+    not_imported: dict[str, int] = field(default_factory=dict)      # lang -> translations the data holds
+
+
+def _shown(value: Any) -> str:
+    """A translation as a warning quotes it: its text, or its `other` form."""
+    text = value.get("other", next(iter(value.values()), "")) if isinstance(value, dict) else str(value)
+    return repr(text if len(text) <= 60 else text[:59] + "…")
 
 
 @dataclass
@@ -884,16 +893,20 @@ def import_files(pack: Pack, files: list[Path]) -> ImportResult:
     reading.problems.raise_if_any()
     result = ImportResult(notes=reading.notes, warnings=sorted(reading.warnings.items))
     order = source_keys(pack)
-    rendered, write_errors = {}, Problems()
+    rendered, write_errors, in_data_warnings = {}, Problems(), Problems()
     for lang, values in reading.updates.items():
         changed = _changed(pack, lang, values)
-        for key in [key for key in changed if _translated_in_data(pack, lang, key)]:
+        in_data = [key for key in changed if _translated_in_data(pack, lang, key)]
+        for key in in_data:         # the data holds this translation: a warning, where to change it
             file, line = pack.text_locations[lang][key]
-            result.notes.append(f"{key}: its {lang!r} text is written in {_pack_relative(pack, file)}:{line} "
-                                f"({pack.literal_texts[key].where}): change it there; not imported")
-            del changed[key]
+            in_data_warnings.add("po.in-data", file, line, key,
+                                 f"the {lang!r} translation {_shown(changed.pop(key))} was not imported: "
+                                 f"{pack.literal_texts[key].where} has its {lang!r} text written beside it in the "
+                                 "data; change it there",
+                                 lang=lang)
         result.changed[lang] = list(changed)
-        result.unchanged[lang] = len(values) - len(changed)
+        result.not_imported[lang] = len(in_data)
+        result.unchanged[lang] = len(values) - len(changed) - len(in_data)
         if changed:
             target = pack.root / "text" / f"{lang}.yaml"
             try:
@@ -901,6 +914,7 @@ def import_files(pack: Pack, files: list[Path]) -> ImportResult:
             except YamlEditError as error:
                 write_errors.add("po.write", target, error.line, error.key, str(error))
     write_errors.raise_if_any()
+    result.warnings += in_data_warnings.items
     for target, text in rendered.items():
         write_text_atomically(target, text)
         result.files.append(target)
