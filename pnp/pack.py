@@ -955,14 +955,22 @@ def _check_text_keys(pack: Pack, uses: list[schema.TextUse], problems: Problems,
 def _missing_message(pack: Pack, key: str, lang: str) -> str:
     literal = pack.literal_texts.get(key)
     if literal is None:
-        return f"text key {key!r} has no {lang!r} text (add it to text/{lang}.yaml)"
+        return f"text key {key!r} has no {lang!r} text ({_where_to_add(pack, key, lang)})"
     shown = next(iter(literal.texts.values()), "")
     shown = shown if len(shown) <= 40 else shown[:39] + "…"
+    return (f"the text {shown!r} has no {lang!r} translation ({_where_to_add(pack, key, lang)}, or translate "
+            "it with `pnp i18n export`/`import`)")
+
+
+def _where_to_add(pack: Pack, key: str, lang: str) -> str:
+    """Where the `lang` text of `key` is added: a text file's key, or beside a text written in
+    the data (a spreadsheet's column, a field's mapping)."""
+    literal = pack.literal_texts.get(key)
+    if literal is None:
+        return f"add it to text/{lang}.yaml"
     if spreadsheets.is_spreadsheet(Path(literal.file)):
-        where = f"fill its `{key.rsplit('.', 1)[-1]}.{lang}` column"
-    else:
-        where = f"write it as {{{pack.source_language}: ..., {lang}: ...}}"
-    return f"the text {shown!r} has no {lang!r} translation ({where}, or translate it with `pnp i18n export`/`import`)"
+        return f"fill its `{key.rsplit('.', 1)[-1]}.{lang}` column"
+    return f"write it as {{{pack.source_language}: ..., {lang}: ...}}"
 
 
 MAX_SUGGESTED = 100     # misspelt keys given a did-you-mean: each is a search of every key
@@ -1016,5 +1024,5 @@ def _fill_from_fallback(pack: Pack, wanted: list[tuple[str, Path, int, str]]) ->
             texts[key] = pack.texts[source][key]
             pack.warnings.append(Problem(display_path(file), line, where,
                                          f"text key {key!r} has no {lang!r} text: using the {source!r} text "
-                                         f"(add it to text/{lang}.yaml)", code="text.missing",
+                                         f"({_where_to_add(pack, key, lang)})", code="text.missing",
                                          detail=(("language", lang), ("text_key", key))))

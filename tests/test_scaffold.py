@@ -2,6 +2,7 @@
 an existing folder, NAME checked as a pack id; every file of it teaches (has comments)."""
 from __future__ import annotations
 
+import csv
 import hashlib
 import subprocess
 import sys
@@ -105,3 +106,21 @@ def test_a_duplicate_card_id_is_one_error_not_three(tmp_path):
     codes = [line.split("[")[1].split("]")[0] for line in result.output.splitlines() if " error [" in line]
     assert codes == ["cards.duplicate-id"], result.output
     assert f"cards.csv:{len(rows) + 1}: error [cards.duplicate-id]" in result.output
+
+
+def test_a_missing_translation_in_a_sheet_points_at_its_column(tmp_path):
+    """A card text written in cards.csv is translated in its `title.it` column, not in
+    text/it.yaml: the build's warning and the check's error both say so, and nothing says
+    otherwise (the check's old hint named the language's text file)."""
+    assert CliRunner().invoke(main, ["new", "sheet", "--dir", str(tmp_path)]).exit_code == 0
+    cards = tmp_path / "sheet" / "cards.csv"
+    with cards.open(encoding="utf-8", newline="") as file:
+        rows = list(csv.reader(file))
+    rows[1][rows[0].index("title.it")] = ""
+    with cards.open("w", encoding="utf-8", newline="") as file:
+        csv.writer(file).writerows(rows)
+    built = CliRunner().invoke(main, ["build", str(tmp_path / "sheet"), "--lang", "it", "--out", str(tmp_path / "out")])
+    checked = CliRunner().invoke(main, ["check", str(tmp_path / "sheet")])
+    for output in (built.output, checked.output):
+        assert "fill its `title.it` column" in output, output
+        assert "text/it.yaml" not in output and "text file" not in output, output

@@ -20,8 +20,8 @@ TEXT_MISSING = "text.missing"
 # Load problems that leave a complete pack behind: the other checks still run and exit is 1, not 2.
 NON_FATAL = {TEXT_MISSING}
 ALL_CHECKS = frozenset({"rules", "print"})
-_HINTS = {TEXT_MISSING: "add the key to the language's text file",
-          "cards.duplicate-id": "give every card its own id"}
+# (text.missing has none: its message says where the text goes, a text file or the data's cell)
+_HINTS = {"cards.duplicate-id": "give every card its own id"}
 
 
 def load_finding(problem: Problem, game: str) -> Finding:
