@@ -1,5 +1,6 @@
 """Only the package list, which pyproject.toml cannot say: the pnp* packages found in pnp/ plus the
-two folders at the top of the repository installed inside it (see [tool.setuptools.package-dir])."""
+three folders at the top of the repository installed inside it (see [tool.setuptools.package-dir])."""
 from setuptools import find_packages, setup
 
-setup(packages=[*find_packages(include=["pnp", "pnp.*"]), "pnp.shipped.data", "pnp.shipped.templates"])
+setup(packages=[*find_packages(include=["pnp", "pnp.*"]), "pnp.shipped.data", "pnp.shipped.templates",
+                 "pnp.shipped.docs"])

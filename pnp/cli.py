@@ -33,6 +33,7 @@ LAZY_COMMANDS = {
     "serve": "pnp.serve.cli:serve",
     "export": "pnp.export.cli:export",
     "new": "pnp.scaffold.cli:new",
+    "docs": "pnp.manual:docs",
 }
 
 

@@ -199,7 +199,7 @@ DECK = schema.Schema("deck", "A deck: its cards, size and back.", {
     "kind": schema.Field("str?", "The kind of the cards that name none (a spreadsheet without a `kind` "
                          "column, say).", None),
     "sheet": schema.Field("str?", "The sheet of an .xlsx/.ods card file; none: its first sheet.", None),
-    "tuckbox": schema.Field("bool", "Print a tuck box for this deck (docs/tuckbox.md); false for a deck that "
+    "tuckbox": schema.Field("bool", "Print a tuck box for this deck (`pnp docs tuckbox`); false for a deck that "
                             "travels in the game's own box, or one too thick to fold from one sheet. A deck "
                             "without one is left out of the whole game's box too.", True),
 })

@@ -654,5 +654,5 @@ TEXT_FLOOR_PT = Field(
 DIGITS = Field("map:enum:latin|arabic-indic", "The digits numbers print with, per language: `latin` "
                "(0-9) or `arabic-indic` (٠-٩), e.g. {ar: arabic-indic}; a language not named prints "
                "Latin digits. Only how numbers print changes (card values, counts, numbers in texts), never the "
-               "data; in a right-to-left language signs and number badges read right to left (docs/text.md). "
+               "data; in a right-to-left language signs and number badges read right to left (`pnp docs text`). "
                "`pnp build --digits` overrides it for the right-to-left languages of a build.", {})

@@ -15,7 +15,7 @@ class EngineInputError(PnpError):
 BUDGET_HELP = ("Iterations per move of the search bot (--bot mcts / ismcts): it plays as "
                "'mcts@BUDGET'; default 200.")
 BOT_HELP = ("random | greedy | planner | mcts (tree search) | a game's own bot "
-            "(zombies-vs-vampires: racer) | module:function, your own bot (docs/bots.md); games "
+            "(zombies-vs-vampires: racer) | module:function, your own bot (`pnp docs bots`); games "
             "with hidden hands (zombie-run): random | greedy | ismcts, from observations")
 
 
@@ -72,7 +72,7 @@ def replay(game, record, keep_going, as_json, check):
 @click.option("--max-turns", type=click.IntRange(min=1), default=None, help="Flag games longer than this.")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Play on the Dask cluster of this scheduler (tcp://host:8786) instead of "
-                   "--workers; same report. Needs pip install 'pnp[cluster]' (docs/cluster.md).")
+                   "--workers; same report. Needs pip install 'pnp[cluster]' (`pnp docs cluster`).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 def simulate(game, count, players, seed, bot, budget, variants, workers, max_turns, scheduler,
              as_json):
@@ -124,7 +124,7 @@ def simulate(game, count, players, seed, bot, budget, variants, workers, max_tur
               help="Output folder (default output/playtest/GAME).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Play on the Dask cluster of this scheduler (tcp://host:8786) instead of "
-                   "--workers; same report. Needs pip install 'pnp[cluster]' (docs/cluster.md).")
+                   "--workers; same report. Needs pip install 'pnp[cluster]' (`pnp docs cluster`).")
 @click.option("--json", "as_json", is_flag=True, help="Also print the figures as JSON.")
 def playtest(game, count, players, variants, bot, budget, seed, workers, max_turns, out_dir,
              scheduler, as_json):

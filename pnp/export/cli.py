@@ -11,7 +11,7 @@ def _preset_help() -> str:
     return "; ".join(f"{name}: {preset.doc}" for name, preset in shipped_presets().items())
 
 
-@click.command(epilog="Presets are data: pnp/export/presets.yaml; docs/export.md says how to upload each.")
+@click.command(epilog="Presets are data: pnp/export/presets.yaml; `pnp docs export` says how to upload each.")
 @click.argument("game")
 @click.option("--to", "preset", required=True, metavar="PRESET", help="dtc, mpc, tgc, tts or png (see below).")
 @click.option("--lang", default="all", show_default=True, help="Language code, or 'all' for every declared language.")

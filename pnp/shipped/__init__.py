@@ -1,7 +1,7 @@
 """The games and templates shipped with pnp, found where the package is installed.
 
-In the repository they are the top-level `data/` and `templates/` folders; pyproject.toml maps them
-to the packages `pnp.shipped.data` and `pnp.shipped.templates`, so a wheel installs them beside the
+In the repository they are the top-level `data/`, `templates/` and `docs/` folders; pyproject.toml maps
+them to the packages `pnp.shipped.data`, `pnp.shipped.templates` and `pnp.shipped.docs`, so a wheel installs them beside the
 code and they are found beside this file from any working directory.
 """
 from __future__ import annotations
@@ -30,3 +30,8 @@ def data_dir() -> Path:
 def templates_dir() -> Path:
     """The shipped templates: `_base/` and one folder per shipped game."""
     return _folder("templates")
+
+
+def docs_dir() -> Path:
+    """The manual: the repository's docs/ (Markdown), read by `pnp docs`."""
+    return _folder("docs")
