@@ -695,3 +695,16 @@ def test_the_generic_components_know_no_game():
             assert set(re.findall(r"#[0-9a-f]{6}\b", source)) <= {"#000000", "#ffffff"}, module.name
     from pnp.i18n import sheet
     assert not [key for key in sheet.table("en") if any(w in key for w in words)]
+
+
+@pytest.mark.parametrize("setting, value", [("width", "9999mm"), ("height", "9999mm")])
+def test_a_part_too_big_for_the_page_is_reported_at_its_size_setting(tmp_path, setting, value):
+    """The message names the entry's setting that made the part too big, at its line, not the
+    entry's first line."""
+    copy = copy_pack(tmp_path, "zombie-run")
+    edit(copy / "components.yaml", "  title: components.aid\n", f"  title: components.aid\n  {setting}: {value}\n")
+    line = (copy / "components.yaml").read_text(encoding="utf-8").splitlines().index(f"  {setting}: {value}") + 1
+    result = CliRunner().invoke(main, ["build", str(copy), "--lang", "en", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert f"components.yaml:{line}: components[0].{setting}: " in result.output.replace("components.0", "components[0]")
+    assert "does not fit the page" in result.output

@@ -154,10 +154,15 @@ def _check_sizes(ctx: Context, groups: list[list[Part]]) -> None:
     room_w, room_h = part_room(ctx.paper)
     for group in groups:
         for p in group:
-            if p.w > room_w + 1e-6 or p.h > room_h + 1e-6:
+            wide, tall = p.w > room_w + 1e-6, p.h > room_h + 1e-6
+            if wide or tall:
+                # at the entry's setting that made it so, when it has one (else at the entry)
+                spec = ctx.settings if isinstance(ctx.settings, dict) else {}
+                key = next((k for k, too_big in (("width", wide), ("height", tall), ("size", True))
+                            if too_big and k in spec), None)
                 raise ComponentError(f"{p.label or 'a part'} ({p.w:.0f}x{p.h:.0f} mm) does not fit the page "
                                      f"({room_w:.0f}x{room_h:.0f} mm under the legend on {ctx.paper})",
-                                     code=COMPONENT_SIZE)
+                                     key, code=COMPONENT_SIZE)
 
 
 def document_name(pack: Pack, document: str, lang: str, paper: str) -> str:
