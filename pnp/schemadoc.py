@@ -178,7 +178,8 @@ def pack_json_schemas(pack_root: Path | None = None) -> dict[str, tuple[dict, li
     out: dict[str, tuple[dict, list[str]]] = {}
     # any pack's files by name; records and perft files have no fixed name (point at them with a
     # `# yaml-language-server: $schema=<file>` line)
-    globs = {"pack.yaml": ["**/pack.yaml"], "component": ["**/components.yaml"], "rules.yaml": ["**/rules.yaml"]}
+    globs = {"pack.yaml": ["**/pack.yaml"], "component": ["**/components.yaml"], "rules.yaml": ["**/rules.yaml"],
+             "glossary.yaml": ["**/text/glossary.yaml"]}
     for file, _what, spec in _file_schemas():
         name = spec.name.replace(".yaml", "").replace(" ", "-")
         out[f"{name}.schema.json"] = (_document(file, [spec] if isinstance(spec, OneOf) else spec),
@@ -199,13 +200,19 @@ def _pack_schemas(root: Path) -> dict[str, tuple[dict, list[str]]]:
         items, fields = body.get("items"), body.get("fields")
         spec = schema.declared_type(items if items is not None else fields, name)
         out[f"{pack.id}.{name}.schema.json"] = (_document(body["file"], [spec] if items is not None else spec),
-                                                [f"{here}/{body['file']}"])
+                                                _yaml_only([f"{here}/{body['file']}"]))
     kinds = OneOf("", f"A card of {pack.id}.", "kind", lambda: {k: _without(v.schema, "kind")
                                                              for k, v in pack.kinds.items()})
     card_files = sorted({str(deck.file.relative_to(pack.root)) for deck in pack.decks})
     if card_files:
-        out[f"{pack.id}.cards.schema.json"] = (_document("cards", [kinds]), [f"{here}/{f}" for f in card_files])
+        out[f"{pack.id}.cards.schema.json"] = (_document("cards", [kinds]), _yaml_only([f"{here}/{f}" for f in card_files]))
     return out
+
+
+def _yaml_only(files: list[str]) -> list[str]:
+    """The files a YAML language server may check: a spreadsheet (cards.csv, .xlsx, .ods) has the
+    same fields, in columns, but no editor applies a JSON Schema to it."""
+    return [f for f in files if f.lower().endswith((".yaml", ".yml"))]
 
 
 def _without(spec: Schema, key: str) -> Schema:

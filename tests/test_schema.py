@@ -208,3 +208,18 @@ def test_a_typo_in_the_translators_hash_file_is_reported(tmp_path, game):
     read_pack(pack, problems)
     assert [(Path(p.file).name, p.line, p.code, p.get("suggestion")) for p in problems.items] == \
         [(".source-hashes.yaml", line, "schema.unknown-key", path[-1])]
+
+
+def test_editor_mapping_names_only_yaml_files(tmp_path, monkeypatch):
+    """The `yaml.schemas` setting maps each schema to YAML files only: a deck in cards.csv keeps
+    its schema file (the fields of its rows) but is no YAML language server's to check; the game's
+    glossary, a YAML file of its own, is mapped."""
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["new", "sheet"]).exit_code == 0
+    result = CliRunner().invoke(main, ["schema", "--json", "sheet", "--out", "schemas"])
+    assert result.exit_code == 0, result.output
+    mapping = json.loads((tmp_path / "schemas" / "yaml-schemas.json").read_text())["yaml.schemas"]
+    assert mapping["schemas/sheet.cards.schema.json"] == []
+    assert (tmp_path / "schemas" / "sheet.cards.schema.json").is_file()
+    assert mapping["schemas/glossary.schema.json"] == ["**/text/glossary.yaml"]
+    assert all(g.endswith((".yaml", ".yml")) for globs in mapping.values() for g in globs)
