@@ -132,6 +132,11 @@ class Problems:
             raise DataError(self.items)
 
 
+def shortened(text: str, limit: int = 60) -> str:
+    """`text` as a message quotes it: at most `limit` characters, the last an ellipsis when cut."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def display_path(path: Path | str) -> str:
     """A path relative to the working directory when it is below it, else absolute."""
     path = Path(path)

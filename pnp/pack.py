@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp import schema, shipped, spreadsheets
 from pnp.components.types import COMPONENT  # import-light: the schemas only, no drawing code
-from pnp.errors import DataError, PnpError, Problem, Problems, display_path
+from pnp.errors import DataError, PnpError, Problem, Problems, display_path, shortened
 from pnp.i18n.hashes import hash_file
 from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping, with_folded
 from pnp.limits import MAX_CARDS, MAX_INT, MAX_PACK_FILES, MAX_PLAYERS, MAX_QUANTITY
@@ -956,8 +956,7 @@ def _missing_message(pack: Pack, key: str, lang: str) -> str:
     literal = pack.literal_texts.get(key)
     if literal is None:
         return f"text key {key!r} has no {lang!r} text ({_where_to_add(pack, key, lang)})"
-    shown = next(iter(literal.texts.values()), "")
-    shown = shown if len(shown) <= 40 else shown[:39] + "…"
+    shown = shortened(next(iter(literal.texts.values()), ""), 40)
     return (f"the text {shown!r} has no {lang!r} translation ({_where_to_add(pack, key, lang)}, or translate "
             "it with `pnp i18n export`/`import`)")
 

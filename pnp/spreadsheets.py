@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp import schema
-from pnp.errors import Problems
+from pnp.errors import Problems, shortened
 from pnp.limits import MAX_CARDS, MAX_SHEET_CELLS, MAX_SHEET_COLUMNS, MAX_SHEET_UNPACKED_BYTES, MAX_TEXT_CHARS
 from pnp.yamlsource import Source, read_bounded
 
@@ -427,5 +427,4 @@ def _cell_text(value: Any) -> str:
 
 
 def _shown(value: Any) -> str:
-    text = _cell_text(value).replace("\n", " ")
-    return text if len(text) <= 60 else text[:59] + "…"
+    return shortened(_cell_text(value).replace("\n", " "))

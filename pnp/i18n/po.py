@@ -53,7 +53,7 @@ from typing import Any
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import PoFileError, read_po, unescape, write_po
 
-from pnp.errors import Problem, Problems, display_path
+from pnp.errors import Problem, Problems, display_path, shortened
 from pnp.i18n import hashes as hashes_mod
 from pnp.i18n.placeholders import compare, placeholders
 from pnp.i18n.plurals import (
@@ -347,7 +347,7 @@ class ImportResult:
 def _shown(value: Any) -> str:
     """A translation as a warning quotes it: its text, or its `other` form."""
     text = value.get("other", next(iter(value.values()), "")) if isinstance(value, dict) else str(value)
-    return repr(text if len(text) <= 60 else text[:59] + "…")
+    return repr(shortened(text))
 
 
 @dataclass
