@@ -36,7 +36,7 @@ from pnp.sheets.pdfparts import PdfParts
 from pnp.sheets.pdfwriter import Face, SheetCard, write_cards_pdf
 from pnp.sheets.sprues import NoLayoutError, find_sprue
 from pnp.text import digits, fonts
-from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, TEXT_SMALL, FitIssue
+from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, TEXT_OFF_CARD, TEXT_SMALL, FitIssue
 from pnp.yamlsource import dotted
 
 if TYPE_CHECKING:   # boards, parts, tuck boxes and PNG previews load when a build makes them (start-up time)
@@ -47,6 +47,7 @@ FACES = ("front", "back")
 TEXT_MISSING = "text.missing"           # a text key the build language lacks (also the loader's code)
 PRINT_NO_LAYOUT = "print.no-layout"     # a deck's card size fits no sheet layout on this paper
 CACHE_UNWRITABLE = "cache.unwritable"   # the face cache folder cannot be written: a warning, the build goes on
+WARNED_TEXT = (TEXT_SMALL, TEXT_OFF_CARD)  # text problems the build prints as warnings and goes on
 
 
 class UnknownLanguageError(PnpError):
@@ -150,9 +151,10 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
             problems.extend(box.problems if box is not None else ())
     if cache is not None:
         cache.save()                                                   # the faces drawn, even if the build stops
-    # Text printed under MIN_PRINTED_PT still prints (a designer may want it): a warning, not a refusal.
-    small = [p for p in problems if p.code == TEXT_SMALL]
-    problems = [p for p in problems if p.code != TEXT_SMALL]
+    # Text printed under MIN_PRINTED_PT still prints (a designer may want it), and text past the
+    # card's edge may be inside a transform that brings it back: warnings, not refusals.
+    small = [p for p in problems if p.code in WARNED_TEXT]
+    problems = [p for p in problems if p.code not in WARNED_TEXT]
     if problems:
         raise DataError(problems)
     result = BuildResult(warnings=[*(w for pack in packs for w in pack.warnings), *small])

@@ -5,6 +5,7 @@ FLIPS = ("long", "short")           # the paper edge a duplex printer turns the 
 
 BLEED_MM = 3.0            # art extends this far past the trim (1/8 in)
 SAFE_MM = 3.0             # keep text and key art this far inside the trim
+OFF_CARD_TOLERANCE_MM = 0.05  # text reaching farther than this past the trim is cut off: text.off-card
 MIN_BLEED_MM = 2.0        # card sheets: every card edge keeps at least this much of its own art beyond the trim
 MIN_EDGE_MM = 5.0         # parts and calibration pages: nothing is drawn closer than this to a paper edge
 

@@ -131,6 +131,18 @@ def test_an_icon_is_one_em_tall_centred_on_the_capitals_in_the_text_colour():
     assert report.issues == []
 
 
+def test_lines_after_an_icon_keep_their_spacing():
+    """An icon on the first of three lines moves none of the lines after it (the icon's top was
+    once kept in the variable the following lines' baselines were measured from: the third line
+    of a starter card printed a blank line lower)."""
+    markup, report = box("Gain :skull: now and then again later once more at the end", w=30.0, h=30.0,
+                         size=9, min_size=9, line_height=1.25)
+    baselines = sorted({float(t["y"]) for t in texts(markup)})
+    assert len(baselines) >= 3 and report.issues == []
+    steps = [b - a for a, b in zip(baselines, baselines[1:])]
+    assert steps == pytest.approx([pt_to_mm(9) * 1.25] * len(steps), abs=2e-3)
+
+
 def test_an_icon_between_arabic_words_keeps_its_logical_place():
     markup, report = box("يهاجم :skull: الزومبي", size=10)
     right_edge = {r["text"].strip(): float(r["x"]) for r in texts(markup) if r["text"].strip()}   # rtl: x is the right

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 from PIL import Image
@@ -124,3 +125,52 @@ def test_a_missing_translation_in_a_sheet_points_at_its_column(tmp_path):
     for output in (built.output, checked.output):
         assert "fill its `title.it` column" in output, output
         assert "text/it.yaml" not in output and "text file" not in output, output
+
+
+@pytest.mark.parametrize("size", ["mini", "tarot", '"88.9mm x 63.5mm"'])
+def test_the_starter_lays_out_on_any_card_size(tmp_path, size):
+    """The starter's places follow the card's w x h: on a mini or a landscape card its effect text
+    stays on the card (it was fixed at y 60-73 mm, past a 63.5 mm mini card's edge)."""
+    assert CliRunner().invoke(main, ["new", "sized", "--dir", str(tmp_path)]).exit_code == 0
+    pack = tmp_path / "sized" / "pack.yaml"
+    pack.write_text(pack.read_text(encoding="utf-8").replace("card_size: poker ", f"card_size: {size} "),
+                    encoding="utf-8")
+    checked = CliRunner().invoke(main, ["check", str(tmp_path / "sized")])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.strip().splitlines()[-1].endswith("sized: clean"), checked.output
+
+
+def _effect_at(tmp_path, name: str, before: str = "", after: str = "") -> Path:
+    """A starter pack whose hero effect is drawn at y 80 mm of its 88 mm card (wrapped in
+    `before` and `after`)."""
+    assert CliRunner().invoke(main, ["new", name, "--dir", str(tmp_path)]).exit_code == 0
+    hero = tmp_path / name / "templates" / "hero.svg.j2"
+    source = hero.read_text(encoding="utf-8")
+    line = next(x for x in source.splitlines() if x.startswith("{{ textbox(card.effect"))
+    hero.write_text(source.replace(line, before + line.replace("text_y,", "80,") + after), encoding="utf-8")
+    return tmp_path / name
+
+
+def test_text_past_the_card_edge_is_a_warning_with_its_figures(tmp_path):
+    pack = _effect_at(tmp_path, "edge")
+    checked = CliRunner().invoke(main, ["check", str(pack)])
+    assert checked.exit_code == 0, checked.output          # a warning: the build goes on
+    found = [x for x in checked.output.splitlines() if "[text.off-card]" in x]
+    # the knight's and the archer's three lines end 1.9 mm past the edge, in en and it; the
+    # healer's one line, centred in the 80-91.5 mm box, ends on the card
+    assert len(found) == 4, checked.output
+    assert all(" warning [text.off-card] card " in x and "past the 63x88 mm card (bottom at y 89.9 mm)" in x
+               for x in found), found
+    assert not [x for x in found if "card healer" in x]
+    built = CliRunner().invoke(main, ["build", str(pack), "--lang", "en", "--out", str(tmp_path / "out")])
+    assert built.exit_code == 0, built.output
+    assert sum("warning:" in x and "past the 63x88 mm card" in x for x in built.output.splitlines()) == 2
+    assert (tmp_path / "out" / "edge" / "edge-cards-en-a4.pdf").is_file()
+
+
+def test_text_inside_a_transform_is_not_judged_by_its_own_coordinates(tmp_path):
+    """y 80 moved up 30 mm by its group prints on the card: no warning."""
+    pack = _effect_at(tmp_path, "moved", '<g transform="translate(0,-30)">', "</g>")
+    checked = CliRunner().invoke(main, ["check", str(pack)])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.strip().splitlines()[-1].endswith("moved: clean"), checked.output

@@ -33,7 +33,15 @@ from pnp.errors import Problem, display_path
 from pnp.pack import Pack
 from pnp.print_constants import BLEED_MM, PAPERS
 from pnp.render.textbox import TEXT_CONTROL
-from pnp.text.fitreport import MIN_PRINTED_PT, TEXT_FIT, TEXT_GLYPH, TEXT_ICON, TEXT_MARKUP, TEXT_SMALL
+from pnp.text.fitreport import (
+    MIN_PRINTED_PT,
+    TEXT_FIT,
+    TEXT_GLYPH,
+    TEXT_ICON,
+    TEXT_MARKUP,
+    TEXT_OFF_CARD,
+    TEXT_SMALL,
+)
 from pnp.units import pt_to_mm
 
 _SVG_SIZE = re.compile(r"<svg\b[^>]*?\bwidth=\"(?P<w>[\d.]+)mm\"[^>]*?\bheight=\"(?P<h>[\d.]+)mm\"", re.S)
@@ -46,6 +54,8 @@ _HINTS = {
 }
 _SMALL_HINT = (f"give the text a size of {MIN_PRINTED_PT:g} pt or more (min_size in the template), "
                "a larger box, or a shorter text")
+_OFF_CARD_HINT = ("move the textbox inside the card in the template: (0, 0) is the trim's top-left corner, "
+                  "the card is w x h mm, and words belong `safe` mm inside it")
 # The build refuses a pack with any of these problems (DataError, exit 2): so does `pnp check`.
 _REFUSED_BY_BUILD = True
 _COMPONENT_HINT = "fix the component's entry in components.yaml (or the data it reads)"
@@ -98,6 +108,9 @@ def _finding(pack: Pack, problem: Problem, reported: set[tuple[str, str]]) -> Fi
     text_key = problem.get("text_key", "")
     if code == TEXT_SMALL:
         return _small(pack, problem)
+    if code == TEXT_OFF_CARD:           # a warning, like the build's
+        return Finding(WARNING, code, problem.file, problem.line, problem.key, problem.message, _OFF_CARD_HINT,
+                       pack.id, False, problem.lang, problem.face, problem.detail)
     if code in _HINTS:
         located = pack.text_locations.get(lang, {}).get(text_key) if text_key else None
         if located and display_path(located[0]) != problem.file:

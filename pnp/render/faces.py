@@ -198,7 +198,7 @@ class FaceMaker:
         }
         looked_up = self._recording if self.cache is not None else self.texts
         with packfonts.using(self.text_assets), hyphenate.using(self.lang):
-            svg, report = self.renderer.render(template, context, looked_up, self.lang, keys)
+            svg, report = self.renderer.render(template, context, looked_up, self.lang, keys, (w, h))
         if XML_ILLEGAL.search(svg):
             raise _control_problem(template, svg, keys)
         key = hashlib.sha256(svg.encode()).hexdigest()[:20]

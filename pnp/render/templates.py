@@ -29,7 +29,7 @@ from jinja2.utils import missing
 from pnp.i18n.lookup import TextLookupError
 from pnp.i18n.texts import MissingText, Texts
 from pnp.limits import MAX_TEMPLATE_BYTES, MAX_TEMPLATE_EXPONENT, MAX_TEMPLATE_VALUE
-from pnp.render.textbox import make_textbox
+from pnp.render.textbox import make_textbox, untransformed
 from pnp.schema import did_you_mean
 from pnp.shipped import templates_dir
 from pnp.text.fitreport import FitReport
@@ -350,10 +350,11 @@ class Renderer:
         self._cycles: dict[str, TemplateProblem] = {}     # template -> the cycle it is in (found once)
 
     def render(self, template_name: str, context: dict[str, Any], texts: Texts, lang: str,
-               keys: TextKeys | None = None) -> tuple[str, FitReport]:
+               keys: TextKeys | None = None, card_mm: tuple[float, float] | None = None) -> tuple[str, FitReport]:
         """The SVG of one face and what went wrong with its text; the strings `t()` returns are
-        recorded in `keys`. A text key the language lacks prints as the key and is reported in
-        the FitReport's `missing_keys` (the build fails on it, after every face is checked)."""
+        recorded in `keys`; text printed past `card_mm` (the face's trim) is reported. A text key
+        the language lacks prints as the key and is reported in the FitReport's `missing_keys`
+        (the build fails on it, after every face is checked)."""
         report = FitReport()
         keys = keys if keys is not None else TextKeys()
 
@@ -368,7 +369,7 @@ class Renderer:
             except TextLookupError as error:
                 raise TemplateProblem(TEXT_LOOKUP, str(error)) from None
 
-        values = {**context, "t": t, "textbox": make_textbox(report), "lang": lang}
+        values = {**context, "t": t, "textbox": make_textbox(report, card_mm=card_mm), "lang": lang}
         if template_name in self._cycles:        # a cycle is in the templates' text: it fails every card alike
             raise _copy(self._cycles[template_name])
         try:
@@ -403,6 +404,7 @@ class Renderer:
         except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError, IndexError,
                 jinja2.TemplateError) as error:
             raise self._problem(TEMPLATE_ERROR, error, template_name, _plain_words(error)) from None
+        report.issues.extend(issue for issue, elements in report.off_card if untransformed(svg, elements))
         return svg, report
 
     def _unknown_filter(self, error: jinja2.TemplateSyntaxError) -> str:

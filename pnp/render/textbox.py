@@ -26,8 +26,9 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from pnp.print_constants import OFF_CARD_TOLERANCE_MM
 from pnp.text import actualtext, digits, fonts, markup, packfonts
-from pnp.text.fitreport import TEXT_ICON, FitIssue, FitReport
+from pnp.text.fitreport import TEXT_ICON, TEXT_OFF_CARD, FitIssue, FitReport
 from pnp.text.icons import Icon, IconError
 from pnp.text.layout import DIRECTIONS, TextLayout, layout, missing_characters, rich_layout
 from pnp.text.packfonts import TextAssets
@@ -55,7 +56,7 @@ def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, fo
     anchor = ANCHORS.get(align)
     if anchor is None:
         raise ValueError(f"unknown align {align!r}")
-    top = {"top": y, "middle": y + (h - result.height_mm) / 2, "bottom": y + h - result.height_mm}[valign]
+    top = _top(result, y, h, valign)
     x_anchor = {"start": x, "middle": x + w / 2, "end": x + w}[anchor]
     family = fonts.register(font)
     size_mm = pt_to_mm(result.size_pt)
@@ -72,14 +73,12 @@ def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, fo
                 f'<text x="{x_anchor:.3f}" y="{baseline:.3f}" font-family="{family}" font-size="{size_mm:.3f}" '
                 f'text-anchor="{anchor}" {paint}>{escape(line)}</text>')
             continue
-        width = result.widths_mm[index]
-        side = _SIDE[shaped.rtl][align]
-        left = {"left": x, "middle": x + (w - width) / 2, "right": x + w - width}[side]
+        left = _left(result.widths_mm[index], x, w, _SIDE[shaped.rtl][align])
         start = len(parts)
         for run in shaped.runs:
             if run.icon and icons:
-                top = baseline - cap_mm / 2 - size_mm / 2       # one em tall, centred on the capitals
-                parts.append(icons[run.icon].markup(left + run.x_mm, top, size_mm, fill, float(opacity)))
+                icon_top = baseline - cap_mm / 2 - size_mm / 2       # one em tall, centred on the capitals
+                parts.append(icons[run.icon].markup(left + run.x_mm, icon_top, size_mm, fill, float(opacity)))
                 continue
             if run.blank:
                 continue
@@ -90,6 +89,50 @@ def text_elements(result: TextLayout, x: float, y: float, w: float, h: float, fo
                 f'xml:space="preserve" {paint}>{escape(run.text)}</text>')
         actualtext.group_line(parts, start, line)      # one /ActualText span: the line reads back logically
     return "".join(parts)
+
+
+def _top(result: TextLayout, y: float, h: float, valign: str) -> float:
+    """The top of the laid-out text's first line in the box (y, h)."""
+    return {"top": y, "middle": y + (h - result.height_mm) / 2, "bottom": y + h - result.height_mm}[valign]
+
+
+def _left(width: float, x: float, w: float, side: str) -> float:
+    """The left edge of a line `width` wide placed at `side` (left, middle, right) of the box (x, w)."""
+    return {"left": x, "middle": x + (w - width) / 2, "right": x + w - width}[side]
+
+
+def ink_extent(result: TextLayout, x: float, y: float, w: float, h: float, align: str = "middle",
+               valign: str = "middle") -> tuple[float, float, float, float] | None:
+    """(left, top, right, bottom) in millimetres of the lines as `text_elements` places them in the
+    box, their full line height (ascent to descent) included; None when nothing is printed."""
+    spans = []
+    for index, line in enumerate(result.lines):
+        if not line:
+            continue
+        shaped = result.shaped(index)
+        # a plain line is anchored like SVG's text-anchor; a shaped one by its paragraph's direction
+        side = _SIDE[bool(shaped and shaped.rtl)][align]
+        left = _left(result.widths_mm[index], x, w, side)
+        spans.append((left, left + result.widths_mm[index]))
+    if not spans:
+        return None
+    top = _top(result, y, h, valign)
+    return min(a for a, _ in spans), top, max(b for _, b in spans), top + result.height_mm
+
+
+def off_card(extent: tuple[float, float, float, float], card_mm: tuple[float, float]) -> str:
+    """What of the printed text `extent` lies past the edges of a card `card_mm` (width, height)
+    in millimetres, as a designer reads it; "" when all of it is on the card."""
+    left, top, right, bottom = extent
+    w, h = card_mm
+    tol = OFF_CARD_TOLERANCE_MM
+    past = [f"{name} {value:.1f} mm" for name, value, out in (
+        ("left edge at x", left, left < -tol), ("right edge at x", right, right > w + tol),
+        ("top at y", top, top < -tol), ("bottom at y", bottom, bottom > h + tol)) if out]
+    if not past:
+        return ""
+    return (f"printed text reaches past the {w:g}x{h:g} mm card ({', '.join(past)}) and is cut off: "
+            "move its textbox inside the card")
 
 
 @dataclass(frozen=True)
@@ -121,9 +164,11 @@ def printable(report: FitReport, text: str, box_mm: tuple[float, float], min_siz
     return XML_ILLEGAL.sub("", text)
 
 
-def make_textbox(report: FitReport, assets: TextAssets | None = None):
+def make_textbox(report: FitReport, assets: TextAssets | None = None, card_mm: tuple[float, float] | None = None):
     """The `textbox` helper of one face: what does not fit or cannot be drawn goes to `report`.
-    `assets`: the pack's fonts and icons (default: pnp.text.packfonts.active() when called)."""
+    `assets`: the pack's fonts and icons (default: pnp.text.packfonts.active() when called);
+    `card_mm`: the face's trim (width, height), to report text drawn past it (text.off-card). A
+    textbox inside a `transform` is measured in its own coordinates, as the template wrote them."""
     def textbox(text, x, y, w, h, font="regular", size=9, min_size=6, align="middle", valign="middle",
                 fill="#000000", line_height=1.2, max_lines=None, opacity=1, direction="auto"):
         text = "" if text is None else str(text)
@@ -149,9 +194,47 @@ def make_textbox(report: FitReport, assets: TextAssets | None = None):
                                            float(line_height), max_lines, direction, text)
         report.measure(text, box, float(min_size), font, result.overflow, missing, size_pt=result.size_pt,
                        nominal_pt=float(size), lines=result.lines)
-        return Markup(text_elements(result, x, y, w, h, style, align, valign, fill, opacity, icons))
+        elements = text_elements(result, x, y, w, h, style, align, valign, fill, opacity, icons)
+        if card_mm is not None:
+            extent = ink_extent(result, float(x), float(y), box[0], box[1], align, valign)
+            past = off_card(extent, card_mm) if extent is not None else ""
+            if past:            # kept by `report.placed_off_card` only where no transform moves it
+                report.off_card.append((FitIssue(TEXT_OFF_CARD, text, box, float(min_size), font, reason=past),
+                                        elements))
+        return Markup(elements)
 
     return textbox
+
+
+# An SVG tag, its name and attributes (attribute values hold no '>': the templates escape them).
+_TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)([^>]*?)(/?)>")
+_MOVES = re.compile(r"\stransform\s*=")
+
+
+def untransformed(svg: str, fragment: str) -> bool:
+    """`fragment` occurs in `svg` outside every element that moves its contents (a `transform`
+    attribute, or a nested <svg>): its coordinates are the face's own."""
+    starts = set()
+    at = svg.find(fragment)
+    while at >= 0:
+        starts.add(at)
+        at = svg.find(fragment, at + 1)
+    if not starts:
+        return False
+    stack: list[bool] = []          # each open element: does it move its contents
+    moved = 0
+    for tag in _TAG.finditer(svg):
+        if tag.start() in starts and not moved:
+            return True
+        closing, name, attributes, empty = tag.groups()
+        if closing:
+            if stack and stack.pop():
+                moved -= 1
+        elif not empty:
+            moves = bool(_MOVES.search(attributes)) or (name == "svg" and bool(stack))
+            stack.append(moves)
+            moved += moves
+    return False
 
 
 def _rich(report: FitReport, rich: markup.Rich, pack: TextAssets, font: str, style: str, box: tuple[float, float],

@@ -13,6 +13,7 @@ TEXT_GLYPH = "text.glyph"    # a character no font of the box has
 TEXT_SMALL = "text.small"    # printed smaller than MIN_PRINTED_PT: a warning, not a refusal
 TEXT_MARKUP = "text.markup"  # rich-text markup that does not balance (pnp.text.markup)
 TEXT_ICON = "text.icon"      # an inline icon that is not in the pack, or cannot be drawn
+TEXT_OFF_CARD = "text.off-card"  # printed text reaching past the card's edge: a warning, it is cut off
 
 # The smallest type we call readable on a printed card or sheet (issue 12: "any printed text
 # under 6 pt" is a finding); a floor, the same for every pack and language.
@@ -21,7 +22,7 @@ MIN_PRINTED_PT = 6.0
 
 @dataclass(frozen=True)
 class FitIssue:
-    code: str                          # TEXT_FIT, TEXT_GLYPH, TEXT_SMALL, TEXT_MARKUP or TEXT_ICON
+    code: str                          # TEXT_FIT, TEXT_GLYPH, TEXT_SMALL, TEXT_MARKUP, TEXT_ICON, TEXT_OFF_CARD
     text: str                          # the string as it was given to the box
     box_mm: tuple[float, float]        # the box's width and height
     min_size_pt: float                 # the smallest size the box allows
@@ -29,7 +30,7 @@ class FitIssue:
     missing: tuple[str, ...] = ()      # TEXT_GLYPH: the characters without a glyph
     what: str = ""                     # which part of a component page, e.g. "player aid"
     size_pt: float = 0.0               # TEXT_SMALL: the size the text is printed at
-    reason: str = ""                   # TEXT_MARKUP, TEXT_ICON: what is wrong, in a designer's words
+    reason: str = ""                   # TEXT_MARKUP, TEXT_ICON, TEXT_OFF_CARD: what is wrong, in a designer's words
 
     def facts(self) -> dict:
         """The issue as a Problem's detail (see `from_facts`)."""
@@ -51,7 +52,7 @@ class FitIssue:
     @property
     def message(self) -> str:
         label = f"{self.what}: " if self.what else ""
-        if self.code in (TEXT_MARKUP, TEXT_ICON):
+        if self.code in (TEXT_MARKUP, TEXT_ICON, TEXT_OFF_CARD):
             return f"{label}{self.text!r}: {self.reason}"
         if self.code == TEXT_SMALL:
             w, h = self.box_mm
@@ -89,6 +90,9 @@ class FitReport:
     issues: list[FitIssue] = field(default_factory=list)
     missing_keys: list[str] = field(default_factory=list)   # text keys with no text in the language
     boxes: list[MeasuredBox] = field(default_factory=list)  # every box measured, in drawing order
+    # TEXT_OFF_CARD issues with the SVG their box wrote: an issue only once the face's whole SVG
+    # shows no transform moving it (pnp.render.textbox.untransformed), so not in `issues` yet
+    off_card: list[tuple[FitIssue, str]] = field(default_factory=list)
 
     def measure(self, text: str, box_mm: tuple[float, float], min_size_pt: float, font: str,
                 overflow: bool, missing: tuple[str, ...] | list[str], what: str = "", *,
