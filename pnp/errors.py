@@ -132,6 +132,9 @@ class Problems:
             raise DataError(self.items)
 
 
+SNIPPET_CHARS = 160     # a file's line quoted under a message: at most this long
+
+
 def shortened(text: str, limit: int = 60) -> str:
     """`text` as a message quotes it: at most `limit` characters, the last an ellipsis when cut."""
     return text if len(text) <= limit else text[:limit - 1] + "…"

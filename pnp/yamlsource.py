@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from pnp.errors import Problems
+from pnp.errors import SNIPPET_CHARS, Problems, shortened
 from pnp.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT_CHARS, MAX_VALUES  # bounds on one file
 
 Path_ = tuple  # a key path such as ("decks", 0, "cards")
@@ -36,9 +36,11 @@ class Source:
         return self.lines.get((), 1)
 
     def snippet(self, path: tuple) -> str:
+        """The line of `path` as a message shows it: stripped, cut to SNIPPET_CHARS (one line of a
+        flow-style file can hold a whole deck)."""
         number = self.line(path)
         if 1 <= number <= len(self.text_lines):
-            return self.text_lines[number - 1].strip()
+            return shortened(self.text_lines[number - 1].strip(), SNIPPET_CHARS)
         return ""
 
 
@@ -161,13 +163,23 @@ def _read_text(file: Path, problems: Problems) -> str | None:
     try:
         return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")   # as read_text() reads it
     except UnicodeDecodeError as error:
-        problems.add("pack.file", file, 0, "", f"cannot read: {error}")
+        line, where = not_utf8(data, error)
+        problems.add("pack.file", file, line, "", f"not UTF-8 ({where}): save the file as UTF-8")
         return None
 
 
+def not_utf8(data: bytes, error: UnicodeDecodeError) -> tuple[int, str]:
+    """(line, "byte 0x.. at column ..") of the first byte of `data` that is not UTF-8, as a
+    designer finds it in an editor (lines and columns count from 1, columns in bytes)."""
+    line = data.count(b"\n", 0, error.start) + 1
+    column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+    return line, f"byte 0x{data[error.start]:02x} at column {column}"
+
+
 def read_bounded(file: Path, problems: Problems) -> bytes | None:
-    """The bytes of a pack's file, or None with a problem: missing, not a regular file (a FIFO
-    would block forever), or larger than MAX_FILE_BYTES (refused unread)."""
+    """The bytes of a file pnp reads (a pack's, a game record...), or None with a problem:
+    missing, not a regular file (a FIFO would block forever), or larger than MAX_FILE_BYTES
+    (refused unread)."""
     try:
         if not file.is_file():
             problems.add("pack.file", file, 0, "", "file not found" if not file.exists() else "not a regular file")
@@ -175,13 +187,13 @@ def read_bounded(file: Path, problems: Problems) -> bytes | None:
         size = file.stat().st_size
         if size > MAX_FILE_BYTES:
             problems.add("yaml.too-large", file, 0, "", f"the file is {size / 2**20:.1f} MB, more than the "
-                         f"{MAX_FILE_BYTES / 2**20:g} MB one file of a pack may be", size=size)
+                         f"{MAX_FILE_BYTES / 2**20:g} MB pnp reads from one file", size=size)
             return None
         with file.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)   # bounded even if the file grows meanwhile
         if len(data) > MAX_FILE_BYTES:
             problems.add("yaml.too-large", file, 0, "", f"the file is more than the {MAX_FILE_BYTES / 2**20:g} MB "
-                         "one file of a pack may be")
+                         "pnp reads from one file")
             return None
         return data
     except OSError as error:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pnp.errors import Problems
+from pnp.errors import SNIPPET_CHARS, Problems
 from pnp.limits import MAX_INT, MAX_TEMPLATE_RANGE
 from pnp.pack import available_packs, read_pack
 from pnp.yamlsource import MAX_DEPTH, load_source
@@ -46,6 +46,20 @@ def test_values_nested_past_the_limit_are_refused(tmp_path):
     fine = tmp_path / "fine.yaml"
     fine.write_text("[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n", encoding="utf-8")
     assert load_source(fine, Problems()) is not None
+
+
+def test_a_whole_deck_on_one_line_is_quoted_in_short(tmp_path):
+    """One flow-style line can hold every card: a problem in one card quotes that line cut to
+    SNIPPET_CHARS (it quoted all of it: 409 KB for one wrong number among 5,000 cards)."""
+    pack = shutil.copytree(SHIPPED["zombie-run"], tmp_path / "zr")
+    cards = [f"{{id: c{i}, kind: item, symbol: bat, quantity: {'many' if i == 4000 else 1}}}" for i in range(5000)]
+    (pack / "cards" / "main.yaml").write_text("[" + ", ".join(cards) + "]\n", encoding="utf-8")
+    problems = Problems()
+    read_pack(pack, problems)
+    (problem,) = [p for p in problems.items if p.key == "card c4000.quantity"]
+    assert problem.line == 1 and problem.snippet.startswith("[{id: c0, kind: item")
+    assert len(problem.snippet) == SNIPPET_CHARS and problem.snippet.endswith("…")
+    assert len(str(problem)) < 400
 
 
 def test_a_collection_that_expands_without_bound_stops_the_pack_with_its_file(tmp_path):
