@@ -14,6 +14,7 @@ from pnp.cli import main
 from pnp.engines.core import Rng, get_game
 from pnp.engines.replay import load_record
 from pnp.errors import DataError
+from pnp.limits import MAX_FILE_BYTES
 
 GAMES = ("cimiterio", "zombie-run", "zombies-vs-vampires")
 
@@ -248,3 +249,25 @@ def test_a_record_without_players_is_played_with_the_games_default(tmp_path, gam
     result = pnp("replay", game, record, "--json")
     assert result.returncode == 0, result.stdout + result.stderr
     assert json.loads(result.stdout)["final"]["players"] == get_game(game).players_by_default()
+
+
+def test_a_record_that_is_not_utf8_names_its_line_and_column(tmp_path):
+    """A record saved in Latin-1: the line and column of the first byte that is not UTF-8 (the
+    message gave only the byte's offset in the file)."""
+    record = tmp_path / "latin1.yaml"
+    record.write_bytes(b"game: zombie-run\nseed: 3\n# caf\xe9\nmoves: []\n")
+    result = CliRunner().invoke(main, ["replay", "zombie-run", str(record)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.splitlines()[-1].endswith("latin1.yaml:3: not UTF-8 (byte 0xe9 at column 6): "
+                                                   "save the file as UTF-8"), result.output
+
+
+def test_a_record_too_large_to_read_is_refused_as_a_file_not_a_pack_file(tmp_path):
+    record = tmp_path / "huge.yaml"
+    record.write_bytes(b"#" * (MAX_FILE_BYTES + 1))
+    result = CliRunner().invoke(main, ["replay", "zombie-run", str(record)])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1].endswith(
+        f"huge.yaml: the file is 8.0 MB, more than the {MAX_FILE_BYTES // 2**20} MB pnp reads from one file"), \
+        result.output
+    assert "pack" not in result.output
