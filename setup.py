@@ -1,6 +1,22 @@
-"""Only the package list, which pyproject.toml cannot say: the pnp* packages found in pnp/ plus the
-three folders at the top of the repository installed inside it (see [tool.setuptools.package-dir])."""
-from setuptools import find_packages, setup
+"""Only the package list, which pyproject.toml cannot say: pnp/ and the three folders at the top of
+the repository installed inside it (see [tool.setuptools.package-dir]), each with every sub-folder
+whose name Python could import (setuptools warns of any it was not told about; a folder such as
+zombie-run is data to Python, and pyproject's package-data takes it whole)."""
+from pathlib import Path
 
-setup(packages=[*find_packages(include=["pnp", "pnp.*"]), "pnp.shipped.data", "pnp.shipped.templates",
-                 "pnp.shipped.docs"])
+from setuptools import setup
+
+SHIPPED = {"pnp.shipped.data": "data", "pnp.shipped.templates": "templates", "pnp.shipped.docs": "docs"}
+
+
+def folders(package: str, top: str) -> list[str]:
+    """`package` and the dotted names of `top`'s sub-folders that are importable names."""
+    names = [package]
+    for path in sorted(Path(top).rglob("*")):
+        parts = path.relative_to(top).parts
+        if path.is_dir() and all(part.isidentifier() for part in parts) and "__pycache__" not in parts:
+            names.append(".".join((package, *parts)))
+    return names
+
+
+setup(packages=[name for package, top in {"pnp": "pnp", **SHIPPED}.items() for name in folders(package, top)])
