@@ -46,7 +46,7 @@ def test_new_writes_a_complete_commented_pack(tmp_path):
     assert uncommented == []
     header = files["cards.csv"].decode().splitlines()[0].split(",")
     assert {"id", "kind", "quantity", "title", "title.it", "effect", "effect.it"} <= set(header)
-    with Image.open(pack / "art" / "emblem.png") as emblem:      # printed 36 mm wide (hero.svg.j2)
+    with Image.open(pack / "art" / "emblem.png") as emblem:      # printed at most 36 mm wide (hero.svg.j2)
         assert emblem.width / (36 / 25.4) >= 300
 
 
