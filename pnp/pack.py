@@ -39,6 +39,10 @@ class Kind:
     back: str | None
     fields: dict[str, Any]          # name -> type as declared in pack.yaml
     schema: schema.Schema           # a card of this kind: id, kind, quantity and the fields
+    # where a card's name and rules text come from, for exports that show text (pnp.cardtext):
+    # a field path through refs (`symbol.item`) or a text key (`rule.item`); None: not declared
+    title: str | None = None
+    rules: str | None = None
 
 
 @dataclass
@@ -186,6 +190,13 @@ KIND = schema.Schema("kind", "A card kind: its templates and typed fields.", {
     "fields": schema.Field("fieldtypes", "Fields a card of this kind has: name -> type "
                            "(int, text, ref:<collection>... ; '?' for optional).", {}),
     "doc": schema.Field("str", "What this kind of card is, for designers.", ""),
+    "title": schema.Field("str?", "The card's name as its front prints it, for exports that show text (Tabletop "
+                          "Simulator's card name): a field path followed through refs (`title`, `symbol.item`) "
+                          "ending at a text, or a text key (`gate.title`). None: exports name the card by its id.",
+                          None),
+    "rules": schema.Field("str?", "The card's rules text as its front prints it, for exports that show text (Tabletop "
+                          "Simulator's card description, markup removed): a field path or a text key, as `title`. "
+                          "None: no description.", None),
 })
 DECK = schema.Schema("deck", "A deck: its cards, size and back.", {
     "id": schema.Field("slug", "Deck id, unique in the pack."),
@@ -452,8 +463,14 @@ def _read_kinds(main: Source, declared: dict, problems: Problems) -> dict[str, K
                                 f"{kind_id} card", problems)
         card_schema = schema.Schema("", f"a {kind_id} card", {**CARD_KEYS, **(spec.fields if spec else {})})
         kinds[str(kind_id)] = Kind(str(kind_id), str(body["front"]), body.get("back"),
-                                   {str(k): v for k, v in fields.items() if isinstance(v, str)}, card_schema)
+                                   {str(k): v for k, v in fields.items() if isinstance(v, str)}, card_schema,
+                                   _str_or_none(body.get("title")), _str_or_none(body.get("rules")))
     return kinds
+
+
+def _str_or_none(value: Any) -> str | None:
+    """A kind's optional string key; anything else was reported by the kind's schema."""
+    return value if isinstance(value, str) else None
 
 
 def _read_texts(root: Path, languages: list[str], problems: Problems) -> tuple[dict, dict, dict, set[str]]:

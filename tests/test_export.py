@@ -214,7 +214,7 @@ def test_tts_sheet_holds_every_copy_in_order_and_the_hidden_slot(exported):
     (deck,) = save["ObjectStates"]
     assert deck["Name"] == "DeckCustom"
     assert deck["DeckIDs"] == [100, 101, 102, 103, 104]
-    assert [card["Nickname"] for card in deck["ContainedObjects"]] == TINY_CARDS
+    assert [card["GMNotes"] for card in deck["ContainedObjects"]] == TINY_CARDS
     entry = deck["CustomDeck"]["1"]
     assert (entry["NumWidth"], entry["NumHeight"]) == (6, 1)       # 5 cards + the hidden slot
     assert entry["UniqueBack"] is True                              # gamma has a back of its own
@@ -248,6 +248,57 @@ def test_tts_shared_back_is_one_image(tmp_path):
     assert entry["UniqueBack"] is False
     assert _path(entry["BackURL"]) == (folder / "main-back.png").resolve()
     assert sorted(p.name for p in folder.iterdir()) == ["main-back.png", "main-faces-1.png", "tiny-main.json"]
+
+
+@pytest.fixture(scope="module")
+def zombie_run_tts(tmp_path_factory):
+    """zombie-run's TTS deck in Italian and Arabic: lang -> the cards of its saved object."""
+    out = tmp_path_factory.mktemp("zr")
+    decks = {}
+    for lang in ("it", "ar"):
+        assert run_export("zombie-run", "--to", "tts", "--lang", lang, "--out", str(out)).exit_code == 0
+        save = json.loads((out / f"zombie-run/export-tts/{lang}/zombie-run-main.json").read_text(encoding="utf-8"))
+        decks[lang] = save["ObjectStates"][0]["ContainedObjects"]
+    return decks
+
+
+@pytest.mark.parametrize("lang, title, rules", [
+    ("it", "Mazza da baseball", "Scaccia lo zombi con lo stesso simbolo: scarta entrambe le carte."),
+    ("ar", "مضرب بيسبول", "تطرد الزومبي الذي يحمل الرمز نفسه: تخلّص من البطاقتين معًا."),
+])
+def test_tts_cards_carry_their_printed_title_and_rules_in_the_export_language(zombie_run_tts, lang, title, rules):
+    # data/zombie-run: kinds.item.title is symbol.item (symbols.yaml: bat -> item.bat), rules is rule.item
+    card = zombie_run_tts[lang][1]                                       # cards/main.yaml: bat x 3 first
+    assert (card["Nickname"], card["Description"]) == (title, rules)
+    assert card["GMNotes"] == "item-bat#2"                               # the id, for the designer
+    # logical order, as written in text/ar.yaml: the first character is the word's first letter
+    assert card["Nickname"][0] == title[0] and card["Nickname"] != title[::-1]
+
+
+def test_tts_description_is_plain_text_and_an_untitled_kind_keeps_its_id(tmp_path):
+    pack = tmp_path / "richtext"
+    shutil.copytree(TESTS / "packs" / "richtext", pack)
+    text = (pack / "pack.yaml").read_text()
+    (pack / "pack.yaml").write_text(text.replace("    front: tiny/front.svg.j2\n    fields:",
+                                                 "    front: tiny/front.svg.j2\n    rules: body\n    fields:", 1))
+    assert run_export(str(pack), "--to", "tts", "--lang", "en", "--out", str(tmp_path / "out")).exit_code == 0
+    save = json.loads((tmp_path / "out/richtext/export-tts/en/richtext-main.json").read_text())
+    cards = save["ObjectStates"][0]["ContainedObjects"]
+    alpha = cards[0]
+    assert alpha["Description"] == "Gain two coins [coin] and flee [skull] now; 3 * 4 stays"
+    assert alpha["Nickname"] == alpha["GMNotes"] == "alpha#1"            # no title declared: the id
+    assert cards[-1]["Description"] == ""                                # gamma's kind declares no rules
+
+
+def test_a_kind_title_that_names_no_text_is_one_message_exit_2(tmp_path):
+    pack = tmp_path / "tiny"
+    shutil.copytree(TINY, pack)
+    text = (pack / "pack.yaml").read_text()
+    (pack / "pack.yaml").write_text(text.replace("    title: title\n", "    title: value\n"))
+    result = run_export(str(pack), "--to", "tts", "--lang", "en", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.count("kinds.plain.title") == 1 and "kinds.double.title" in result.output
+    assert not (tmp_path / "out" / "tiny").exists()
 
 
 # ------------------------------------------------------------------------------- all or nothing, same bytes

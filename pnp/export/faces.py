@@ -15,6 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.build import render_faces
 from pnp.errors import DataError, Problem
+from pnp.export.cardtext import CardTexts
 from pnp.export.presets import Preset
 from pnp.pack import Card, Deck, Pack
 from pnp.render.faces import RenderedFace
@@ -47,6 +48,8 @@ class ExportCard:
     front: RenderedFace
     back: RenderedFace
     own_back: bool          # its kind has a back of its own (else it shows the deck's back)
+    title: str | None = None    # its name and rules text in the export's language, when its kind
+    rules: str | None = None    # declares them (pnp.export.cardtext)
 
 
 @dataclass
@@ -78,15 +81,17 @@ def render_decks(pack: Pack, lang: str, preset: Preset) -> list[ExportDeck]:
             prepared, found = render_faces(pack, lang, bleed_mm=bleed)
         problems.extend(found)
         rendered.update({card.id: (front, back) for card, front, back in prepared.cards if card.deck in deck_ids})
-    if problems:
-        raise DataError(problems)
-    texts = pack.texts[lang]
+    card_texts = CardTexts(pack, lang)
     decks = []
+    texts = pack.texts[lang]
     for deck in pack.decks:
-        cards = [ExportCard(card, *rendered[card.id], own_back=pack.kinds[card.kind].back is not None)
-                 for card in deck.cards]
+        cards = [ExportCard(card, *rendered[card.id], own_back=pack.kinds[card.kind].back is not None,
+                            title=card_texts.title(card), rules=card_texts.rules(card))
+                 for card in deck.cards if card.id in rendered]
         if cards:
             decks.append(ExportDeck(deck, texts.get(deck.name, deck.name), frames[deck.id], cards))
+    if problems or card_texts.problems:
+        raise DataError(problems + card_texts.problems)
     return decks
 
 

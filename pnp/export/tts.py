@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from pnp.export.faces import ExportDeck, Frame
+from pnp.export.faces import ExportCard, ExportDeck, Frame
 from pnp.export.presets import Preset
 from pnp.export.raster import png_bytes, rasterize
 from pnp.render.faces import RenderedFace
@@ -95,7 +95,7 @@ def write_deck(deck: ExportDeck, preset: Preset, dpi: int, folder: Path, final: 
                  "UniqueBack": shared is None, "Type": 0}
         custom[str(number)] = entry
         for slot, card in enumerate(chunk):
-            contained.append(_card_object(card.card.id, number * 100 + slot, {str(number): entry}, card_pt))
+            contained.append(_card_object(card, number * 100 + slot, {str(number): entry}, card_pt))
     path = folder / preset.file("json", **names, card="", n=0, sheet=0)
     write(path, (json.dumps(saved_object(deck.name, contained, custom, card_pt), indent=2, ensure_ascii=False)
                  + "\n").encode("utf-8"))
@@ -128,15 +128,17 @@ def _transform(card_pt: tuple[float, float]) -> dict:
             "scaleX": scale_x, "scaleY": 1.0, "scaleZ": 1.0}
 
 
-def _card_object(nickname: str, card_id: int, custom: dict, card_pt: tuple[float, float]) -> dict:
-    return {"Name": "Card", "Transform": _transform(card_pt), "Nickname": nickname, "CardID": card_id,
-            "CustomDeck": custom}
+def _card_object(card: ExportCard, card_id: int, custom: dict, card_pt: tuple[float, float]) -> dict:
+    """A card as players see it: named by its printed title (its id when its kind declares none),
+    its rules as the description; the id stays in the GM notes, for the designer to trace it."""
+    return {"Name": "Card", "Transform": _transform(card_pt), "Nickname": card.title or card.card.id,
+            "Description": card.rules or "", "GMNotes": card.card.id, "CardID": card_id, "CustomDeck": custom}
 
 
 def saved_object(name: str, cards: list[dict], custom: dict, card_pt: tuple[float, float]) -> dict:
     """A TTS saved object (Saved Objects/<name>.json): a DeckCustom of `cards`, or the one Card."""
-    if len(cards) == 1:
-        state = {**cards[0], "Nickname": name}
+    if len(cards) == 1:                   # the one card, under its own name
+        state = cards[0]
     else:
         state = {"Name": "DeckCustom", "Transform": _transform(card_pt), "Nickname": name,
                  "DeckIDs": [card["CardID"] for card in cards], "CustomDeck": custom, "ContainedObjects": cards}
