@@ -216,12 +216,12 @@ def test_tts_sheet_holds_every_copy_in_order_and_the_hidden_slot(exported):
     assert deck["DeckIDs"] == [100, 101, 102, 103, 104]
     assert [card["GMNotes"] for card in deck["ContainedObjects"]] == TINY_CARDS
     entry = deck["CustomDeck"]["1"]
-    assert (entry["NumWidth"], entry["NumHeight"]) == (6, 1)       # 5 cards + the hidden slot
+    assert (entry["NumWidth"], entry["NumHeight"]) == (3, 2)       # 5 cards + the hidden slot, near square
     assert entry["UniqueBack"] is True                              # gamma has a back of its own
     sheet = Image.open(_path(entry["FaceURL"]))
     backs = Image.open(_path(entry["BackURL"]))
     assert sheet.size == backs.size and max(sheet.size) <= 4096
-    cell_w, cell_h = sheet.width / 6, sheet.height
+    cell_w, cell_h = sheet.width / 3, sheet.height / 2
     faces = exported("png") / "main"                               # the same faces, 1/8 in bleed
     references = [faces / f"{card.split('#')[0]}-front.png" for card in TINY_CARDS] + [faces / "back.png"]
     back_refs = [faces / "back.png"] * 4 + [faces / "gamma-back.png"] + [faces / "back.png"]
@@ -231,10 +231,34 @@ def test_tts_sheet_holds_every_copy_in_order_and_the_hidden_slot(exported):
             with Image.open(reference) as ref:
                 bleed = ref.width - ref.width * 63 / (63 + 2 * BLEED_MM)
                 trim_w, trim_h = ref.width - bleed, ref.height - bleed
+                row, column = divmod(slot if slot < len(TINY_CARDS) else 5, 3)   # the hidden card: the last slot
                 for u, v in points:
-                    got = _colour_at(image, slot * cell_w + u * cell_w, v * cell_h)
+                    got = _colour_at(image, (column + u) * cell_w, (row + v) * cell_h)
                     want = _colour_at(ref, bleed / 2 + u * trim_w, bleed / 2 + v * trim_h)
                     assert max(abs(a - b) for a, b in zip(got, want)) <= 12, (slot, reference.name, u, v)
+
+
+@pytest.mark.parametrize("cards, sheets", [(10, [(4, 3)]), (63, [(5, 3)] * 4 + [(4, 2)])])
+def test_tts_sheets_hold_every_card_at_300_dpi(tmp_path, cards, sheets):
+    """A 63 x 88 mm card at 300 dpi is 744 x 1039 px: 4096 px sheets hold 5 x 3 slots, so a deck
+    takes as many sheets as it needs rather than shrinking its cards into one 10 x 7 grid."""
+    pack = tmp_path / "tiny"
+    shutil.copytree(TINY, pack)
+    deck = pack / "cards/main.yaml"
+    deck.write_text(deck.read_text().replace("quantity: 3", f"quantity: {cards - 2}"))
+    assert run_export(str(pack), "--to", "tts", "--lang", "en", "--out", str(tmp_path / "out")).exit_code == 0
+    state = json.loads((tmp_path / "out/tiny/export-tts/en/tiny-main.json").read_text())["ObjectStates"][0]
+    assert len(state["DeckIDs"]) == cards
+    grids = []
+    for number, entry in state["CustomDeck"].items():
+        grids.append((entry["NumWidth"], entry["NumHeight"]))
+        with Image.open(_path(entry["FaceURL"])) as sheet:
+            assert max(sheet.size) <= 4096 and entry["NumWidth"] <= 10 and entry["NumHeight"] <= 7
+            across = sheet.width / entry["NumWidth"] / (63 / INCH_MM)          # px per inch of one card
+            down = sheet.height / entry["NumHeight"] / (88 / INCH_MM)
+            assert across == pytest.approx(300, abs=1) and down == pytest.approx(300, abs=1), number
+            assert _dpi(sheet) == 300
+    assert grids == sheets
 
 
 def test_tts_shared_back_is_one_image(tmp_path):

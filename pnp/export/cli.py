@@ -18,7 +18,7 @@ def _preset_help() -> str:
 @click.option("--out", type=click.Path(path_type=Path), metavar="DIRECTORY", default=Path("output"),
               show_default=True, help="Written below DIRECTORY/<game>/export-<preset>/<lang>/.")
 @click.option("--dpi", type=click.IntRange(36, 1200), default=None,
-              help="Resolution of the PNGs (default: the preset's, 300); tts uses it as the most.")
+              help="Resolution of the PNGs (default: the preset's, 300); tts renders every card at it.")
 @click.option("--icc", type=click.Path(path_type=Path), metavar="FILE", default=None,
               help="CMYK output profile for dtc (default: Ghostscript's Artifex CMYK SWOP profile).")
 @click.option("--strict", is_flag=True, help="Fail on a missing translation instead of printing the source text.")

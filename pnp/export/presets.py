@@ -51,7 +51,7 @@ PRESET = Schema("export-preset", "One export preset.", {
     "output": Field("enum:" + "|".join(OUTPUTS), "pdfx: CMYK PDF/X-4 per deck; png: one PNG per face; "
                     "tts: Tabletop Simulator deck sheets and a saved-object JSON."),
     "bleed": Field("length", "Art past the trim on every side (e.g. 0.125in)."),
-    "dpi": Field("int", "Raster resolution of PNGs (`--dpi` overrides it); tts: the most it uses.",
+    "dpi": Field("int", "Raster resolution of PNGs (`--dpi` overrides it); tts: every card's, on as many sheets as it takes.",
                  bounds=(36, 1200)),
     "copies": Field("enum:" + "|".join(COPIES), "each: a file (or page, or slot) per copy of a card; "
                     "once: one per distinct card."),

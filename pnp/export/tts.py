@@ -1,12 +1,16 @@
 """Tabletop Simulator decks: sheets of faces, one back, and a saved-object JSON.
 
-TTS imports a custom deck from a sheet of card faces in a grid of at most 10 x 7 and at most
-4096 x 4096 px; the last slot of the grid is the "hidden" image, what other players see of a card
-in someone's hand (pnp puts the deck's back there). Every copy of a card has its own slot, in the
-deck's order, so the deck comes out of the JSON exactly as printed. A deck of more than 69 cards
-takes several sheets (CustomDeck "1", "2"...; card ids are sheet * 100 + slot). When every card
-shares the deck's back, the back is one image; when some card has its own back, the backs are a
-second set of sheets in the same grid (UniqueBack).
+TTS imports a custom deck from a sheet of card faces in a grid of at most 10 x 7; the last slot of
+the grid is the "hidden" image, what other players see of a card in someone's hand (pnp puts the
+deck's back there). Its knowledge base (Asset Creation) recommends sheets of at most 4096 x 4096 px,
+the texture size every GPU TTS runs on takes. Every card is rendered at the export's dpi (300): a
+sheet holds as many cards as fit in 4096 px at that resolution (5 x 3 slots of a poker card, 14
+cards and the hidden slot), and a deck takes as many sheets as it needs (CustomDeck "1", "2"...;
+card ids are sheet * 100 + slot), each sheet's grid the smallest, then the squarest, that holds its
+cards. Only a card too big for two slots in 4096 px at that dpi is rendered smaller. Every copy of a
+card has its own slot, in the deck's order, so the deck comes out of the JSON exactly as printed.
+When every card shares the deck's back, the back is one image; when some card has its own back, the
+backs are a second set of sheets in the same grids (UniqueBack).
 """
 from __future__ import annotations
 
@@ -26,7 +30,6 @@ from pnp.units import PT_PER_IN, mm
 MAX_COLUMNS = 10
 MAX_ROWS = 7
 MAX_SHEET_PX = 4096
-CARDS_PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1       # the last slot is the hidden card
 POKER_ASPECT = 63.5 / 88.9                         # TTS's card mesh: its scale 1 is a poker card
 
 
@@ -49,14 +52,30 @@ class SheetGrid:
         return column * self.cell[0], row * self.cell[1]
 
 
-def sheet_grid(cards: int, card_pt: tuple[float, float], dpi: int) -> SheetGrid:
-    """The smallest grid of at most 10 x 7 holding `cards` and the hidden slot, with cells at
-    `dpi` or less so the sheet stays within 4096 px."""
-    slots = cards + 1
-    columns = min(MAX_COLUMNS, slots)
-    rows = math.ceil(slots / columns)
-    scale = min(dpi / PT_PER_IN, MAX_SHEET_PX / (columns * card_pt[0]), MAX_SHEET_PX / (rows * card_pt[1]))
-    return SheetGrid(columns, rows, (math.floor(card_pt[0] * scale), math.floor(card_pt[1] * scale)))
+def card_cell(card_pt: tuple[float, float], dpi: int) -> tuple[int, int]:
+    """One card's px at `dpi`; smaller only when two slots (a card and the hidden one) would not fit
+    in MAX_SHEET_PX side by side or one above the other."""
+    scale = dpi / PT_PER_IN
+    fits = max(min(MAX_SHEET_PX / (2 * card_pt[0]), MAX_SHEET_PX / card_pt[1]),      # 2 x 1
+               min(MAX_SHEET_PX / card_pt[0], MAX_SHEET_PX / (2 * card_pt[1])))      # 1 x 2
+    scale = min(scale, fits)
+    return math.floor(card_pt[0] * scale), math.floor(card_pt[1] * scale)
+
+
+def cards_per_sheet(cell: tuple[int, int]) -> int:
+    """The cards one sheet of such cells holds: every slot within 10 x 7 and MAX_SHEET_PX but the hidden one."""
+    return min(MAX_COLUMNS, MAX_SHEET_PX // cell[0]) * min(MAX_ROWS, MAX_SHEET_PX // cell[1]) - 1
+
+
+def sheet_grid(cards: int, cell: tuple[int, int]) -> SheetGrid:
+    """The grid of one sheet of `cards` (at most cards_per_sheet) and the hidden slot: the fewest
+    slots, then the squarest sheet (TTS's recommended deck sheet is a square 4096 px), then the
+    fewest columns."""
+    columns = min(MAX_COLUMNS, MAX_SHEET_PX // cell[0])
+    rows = min(MAX_ROWS, MAX_SHEET_PX // cell[1])
+    grids = [(c, r) for c in range(1, columns + 1) for r in range(1, rows + 1) if c * r >= cards + 1]
+    c, r = min(grids, key=lambda g: (g[0] * g[1], abs(g[0] * cell[0] - g[1] * cell[1]), g[0]))
+    return SheetGrid(c, r, cell)
 
 
 def write_deck(deck: ExportDeck, preset: Preset, dpi: int, folder: Path, final: Path, game: str,
@@ -71,16 +90,17 @@ def write_deck(deck: ExportDeck, preset: Preset, dpi: int, folder: Path, final: 
     custom: dict[str, dict] = {}
     contained: list[dict] = []
     names = dict(game=game, deck=deck.deck.id)
-    chunks = [deck.cards[i:i + CARDS_PER_SHEET] for i in range(0, len(deck.cards), CARDS_PER_SHEET)]
+    cell = card_cell(card_pt, dpi)
+    per_sheet = cards_per_sheet(cell)
+    chunks = [deck.cards[i:i + per_sheet] for i in range(0, len(deck.cards), per_sheet)]
     back_url = ""
     if shared is not None:
-        cell = sheet_grid(len(chunks[0]), card_pt, dpi).cell
         path = folder / preset.file("deck_back", **names, card="back", n=0, sheet=0)
         write(path, png_bytes(next(rasterize([shared], frame, _dpi(cell, card_pt), cell)), _dpi(cell, card_pt)))
         written.append(path)
         back_url = (final / path.relative_to(folder)).resolve().as_uri()
     for number, chunk in enumerate(chunks, start=1):
-        grid = sheet_grid(len(chunk), card_pt, dpi)
+        grid = sheet_grid(len(chunk), cell)
         sheets = {"sheet": [c.front for c in chunk]}
         if shared is None:
             sheets["back_sheet"] = [c.back for c in chunk]
