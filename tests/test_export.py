@@ -62,8 +62,6 @@ def _streams(pdf: pikepdf.Pdf):
 
 def test_dtc_pdf_is_pdfx4_with_boxes_output_intent_and_one_page_per_card(exported):
     folder = exported("dtc")
-    assert sorted(p.name for p in folder.iterdir()) == ["tiny-main-backs.pdf", "tiny-main-fronts.pdf",
-                                                        "tiny-tuckboxes-en-a4.pdf"]
     for name in ("tiny-main-fronts.pdf", "tiny-main-backs.pdf"):
         pdf = pikepdf.open(folder / name)
         assert pdf.pdf_version == "1.6"
@@ -84,6 +82,25 @@ def test_dtc_pdf_is_pdfx4_with_boxes_output_intent_and_one_page_per_card(exporte
             assert bleed == pytest.approx([0, 0, 2.5 * INCH_MM + 2 * BLEED_MM, 3.5 * INCH_MM + 2 * BLEED_MM], abs=0.01)
             assert trim[:2] == pytest.approx([BLEED_MM, BLEED_MM], abs=0.01)
             assert [_mm(v) for v in page.MediaBox] == pytest.approx(bleed, abs=0.01)
+
+
+def _tree(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+def test_dtc_folder_holds_only_what_the_shop_takes_and_the_tuck_box_goes_beside_it(tmp_path):
+    """The folder sent to DriveThruCards holds its CMYK PDF/X files and nothing else (docs/export.md
+    lists it file by file); the RGB A4 tuck box, for home printing, is written next to it."""
+    old = tmp_path / "tiny/export-dtc/en/tiny-tuckboxes-en-a4.pdf"      # where an earlier pnp put it
+    old.parent.mkdir(parents=True)
+    old.write_bytes(b"old")
+    result = run_export(str(TINY), "--to", "dtc", "--lang", "en", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert _tree(tmp_path / "tiny/export-dtc") == ["en/tiny-main-backs.pdf", "en/tiny-main-fronts.pdf"]
+    assert _tree(tmp_path / "tiny/tuckboxes-dtc") == ["en/tiny-tuckboxes-en-a4.pdf"]
+    assert f"tuck boxes for these cards, to print at home (not part of the dtc upload): " \
+           f"{tmp_path / 'tiny/tuckboxes-dtc'}" in result.output
+    assert "wrote 2 files for dtc" in result.output
 
 
 def test_dtc_pdf_has_only_cmyk_colour_and_embedded_fonts(exported):

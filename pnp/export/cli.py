@@ -38,3 +38,6 @@ def export(game, preset, lang, out, dpi, icc, strict):
                    "that this one no longer writes", err=True)
     click.echo(f"wrote {len(result.files)} file{'s' * (len(result.files) != 1)} for {result.preset.name} "
                f"in {result.folder}")
+    if result.tuckboxes:
+        click.echo(f"tuck boxes for these cards, to print at home (not part of the {result.preset.name} upload): "
+                   f"{result.tuckboxes[0].parent.parent}")

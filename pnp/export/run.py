@@ -50,6 +50,7 @@ class ExportResult:
     files: list[Path] = field(default_factory=list)
     removed: int = 0                   # stale files of a previous export
     cleaned: int = 0                   # leftovers of an interrupted one
+    tuckboxes: list[Path] = field(default_factory=list)   # beside `folder`: for home printing, not the shop
     warnings: list[Problem] = field(default_factory=list)
 
 
@@ -64,17 +65,22 @@ def export(game: str, options: ExportOptions) -> ExportResult:
     rendered = {lang: render_decks(pack, lang, preset) for lang in languages}   # every problem first
     boxes = _tuckboxes(pack, preset, languages)
     folder = options.out / pack.id / f"export-{preset.name}"
+    # the tuck boxes are RGB A4 nets to print at home, which no shop takes: they go beside the
+    # folder a shop is sent, never in it
+    boxes_folder = options.out / pack.id / f"tuckboxes-{preset.name}"
     result = ExportResult(preset, folder, warnings=list(pack.warnings))
-    result.cleaned = remove_leftovers(folder) if folder.is_dir() else 0
+    result.cleaned = sum(remove_leftovers(f) for f in (folder, boxes_folder) if f.is_dir())
     with staged() as staging:
         written = _write_all(pack, preset, rendered, converter, dpi, staging, folder)
         for lang, box in boxes.items():
-            target = staging.folder(folder) / lang / f"{pack.id}-tuckboxes-{lang}-a4.pdf"
+            target = staging.folder(boxes_folder) / lang / f"{pack.id}-tuckboxes-{lang}-a4.pdf"
+            target.parent.mkdir(parents=True, exist_ok=True)
             write_tuckboxes(box, target)
-            written.append(target)
+            result.tuckboxes.append(staging.final(target))
     result.files = [staging.final(path) for path in written]
     for lang in languages:
-        result.removed += _remove_stale(folder / lang, set(result.files))
+        for root in (folder, boxes_folder):
+            result.removed += _remove_stale(root / lang, {*result.files, *result.tuckboxes})
     return result
 
 
