@@ -3,6 +3,7 @@ the font cache (the same bytes every time), an unusable file is font.unusable at
 and glyph coverage per language names the characters no font has (font.coverage)."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import string
@@ -142,3 +143,68 @@ def test_an_unusable_font_file_is_a_problem_at_its_pack_yaml_line(tmp_path, data
     assert problem.code == FONT_UNUSABLE and problem.key == "fonts.bold.file"
     assert "Broken.ttf" in lines[problem.line - 1] and reason in problem.message
     assert assets.style("bold") == "bold"                  # the style falls back to the shipped font
+
+
+def with_fs_type(tmp_path: Path, fs_type: int) -> bytes:
+    """The box font with its OS/2 fsType (embedding licence) set to `fs_type`."""
+    from fontTools.ttLib import TTFont
+
+    build_font(tmp_path / "box.ttf", "Box")
+    font = TTFont(tmp_path / "box.ttf")
+    font["OS/2"].fsType = fs_type
+    font.save(tmp_path / "licensed.ttf")
+    return (tmp_path / "licensed.ttf").read_bytes()
+
+
+def test_a_font_whose_licence_forbids_embedding_is_refused_by_check_and_build(tmp_path):
+    from click.testing import CliRunner
+
+    from pnp.check.cli import check
+    from pnp.cli import main
+
+    root = pack_with_fonts(tmp_path, "  bold: {file: fonts/Restricted.ttf}\n",
+                           {"Restricted.ttf": with_fs_type(tmp_path, 0x0002)})
+    result = CliRunner().invoke(check, [str(root), "--no-print", "--format", "json"])
+    assert result.exit_code == 2, result.output
+    (finding,) = json.loads(result.output)["findings"]
+    assert finding["rule"] == FONT_UNUSABLE and finding["key"] == "fonts.bold.file"
+    assert finding["file"].endswith("pack.yaml") and finding["line"] > 0
+    assert "Restricted.ttf forbids embedding in a PDF: its OS/2 fsType is 0x0002 (restricted license" \
+        in finding["message"]
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(root), "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "fsType is 0x0002" in result.output and "Traceback" not in result.output
+    assert not out.exists() or not any(out.rglob("*.pdf"))
+
+
+# fsType -> the reason it is refused, or None: a PDF may embed it
+LICENCES = {
+    0x0000: None,                                       # installable
+    0x0004: None,                                       # preview & print
+    0x0008: None,                                       # editable
+    0x000A: None,                 # restricted and editable (OS/2 before version 3): the least restrictive holds
+    0x0002: "0x0002 (restricted license embedding",
+    0x0100: "0x0100 (no subsetting",                    # ReportLab always embeds a subset
+    0x0200: "0x0200 (bitmap embedding only",            # ReportLab embeds outlines
+    0x0108: "0x0108 (no subsetting",                    # editable, but not to be subset
+}
+
+
+def test_each_licence_bit_that_forbids_a_pdf_embedding_is_named_and_the_others_are_used(tmp_path):
+    files = {f"F{fs_type:04X}.ttf": with_fs_type(tmp_path, fs_type) for fs_type in LICENCES}
+    declared = "".join(f"  s{fs_type:04x}: {{file: fonts/F{fs_type:04X}.ttf}}\n" for fs_type in LICENCES)
+    pack = read_pack(pack_with_fonts(tmp_path, declared, files), Problems())
+    assert pack is not None
+    assets, problems = assets_and_problems(pack)
+    refused = {p.key: p for p in problems}
+    assert {p.code for p in problems} == {FONT_UNUSABLE}
+    for fs_type, reason in LICENCES.items():
+        key = f"fonts.s{fs_type:04x}.file"
+        if reason is None:
+            assert key not in refused
+            assert fonts.chain_names(assets.style(f"s{fs_type:04x}"))[0].startswith("Pack-richtext-")
+        else:
+            assert f"F{fs_type:04X}.ttf forbids embedding in a PDF: its OS/2 fsType is {reason}" \
+                in refused[key].message
+    assert len(refused) == sum(reason is not None for reason in LICENCES.values())

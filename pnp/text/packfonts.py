@@ -14,8 +14,9 @@ hash (`Pack-<id>-<hash>`):
   outlines with fontTools' cu2qu (the fontTools otf2ttf recipe) into the font cache; the same file
   always gives the same bytes;
 - a variable font is instanced at its default axis values into the font cache (by HarfBuzz);
-- anything else (not a font, truncated, CFF2, over MAX_FONT_BYTES, no Unicode cmap, a font that
-  forbids embedding) is a `font.unusable` problem at pack.yaml's line of that file.
+- anything else (not a font, truncated, CFF2, over MAX_FONT_BYTES, no Unicode cmap, a font whose
+  licence, its OS/2 fsType, forbids embedding it in a PDF) is a `font.unusable` problem at
+  pack.yaml's line of that file.
 
 A style the pack does not declare uses the shipped Noto style of that name. A declared style's
 fallback chain is its file, then its `arabic` file or the shipped Noto Sans Arabic of the nearest
@@ -78,6 +79,7 @@ def prepared_font(path: Path, pack_id: str, stamp: tuple[int, int]) -> str:
     data = path.read_bytes()
     digest = hashlib.sha256(data).hexdigest()[:16]
     font = _open(data, path.name)
+    _check_licence(font, path.name)
     safe_id = re.sub(r"[^A-Za-z0-9]+", "", pack_id)[:24] or "pack"
     name = f"Pack-{safe_id}-{digest}"
     if "CFF2" in font:
@@ -111,6 +113,29 @@ def _open(data: bytes, file: str):
     if "glyf" not in font and "CFF " not in font and "CFF2" not in font:
         raise FontFileError(f"{file} has no outlines (no glyf or CFF table)")
     return font
+
+
+# OS/2 fsType (OpenType spec, OS/2 table): the font's licence for embedding it in a document.
+# Bits 0-3 are one usage permission: 0 installable, 2 restricted (no embedding), 4 preview & print,
+# 8 editable; a PDF that only prints the text may embed any but 2. Fonts before OS/2 version 3 may
+# set several of these bits, and then the least restrictive one holds, so 2 forbids only alone.
+# Bit 8 forbids subsetting and bit 9 embedding outlines: ReportLab always embeds a subset of the
+# outlines. (ReportLab reads these bits too, but only refuses a font of more than 255 glyphs:
+# a smaller one it embeds whole, licence or not.)
+_RESTRICTED, _PERMISSIONS = 0x0002, 0x000E
+_LICENCE_BITS = ((0x0100, "no subsetting, and a PDF embeds only the glyphs it uses"),
+                 (0x0200, "bitmap embedding only, and a PDF embeds the outlines"))
+
+
+def _check_licence(font, file: str) -> None:
+    """FontFileError when the font's licence (OS/2 fsType) forbids embedding it in a PDF."""
+    fs_type = font["OS/2"].fsType if "OS/2" in font else 0
+    reasons = [why for bit, why in _LICENCE_BITS if fs_type & bit]
+    if fs_type & _PERMISSIONS == _RESTRICTED:
+        reasons.insert(0, "restricted license embedding: no embedding at all")
+    if reasons:
+        raise FontFileError(f"{file} forbids embedding in a PDF: its OS/2 fsType is 0x{fs_type:04X} "
+                            f"({'; '.join(reasons)}); use a font whose licence allows embedding")
 
 
 def _check_reportlab(name: str, source: Path, file: str) -> None:
