@@ -419,10 +419,16 @@ class Validator:
             if key in value:
                 continue
             if spec.required:
-                if key not in meant:    # one message per problem: the typo is already reported
+                if key in meant:        # one message per problem: the typo is already reported
+                    continue
+                held = self.source.missing(path + (key,))
+                if held is None:
                     self.add("schema.missing-key", path,
                              f"missing required key {key!r} in {self.what(schema, path)} ({spec.doc.rstrip('.')})",
                              missing=key)
+                elif held:              # a place the file has for it, empty: said there
+                    self.add("schema.missing-key", path + (key,), f"{held}: {schema.name or schema.doc} needs "
+                             f"its {key!r} ({spec.doc.rstrip('.')})", missing=key)
             else:
                 out[key] = _default(spec)
         return out
@@ -523,8 +529,8 @@ def fold_entries(found: list, entries: int, declarations: Source, declared_at: t
             if problem.code == code and problem.get(name):
                 groups.setdefault(str(problem.get(name)), []).append(problem)
         for key, group in groups.items():
-            if len(group) < entries:
-                continue                    # some entries only: each is its own typo
+            if len(group) < entries or (code == "schema.missing-key" and key not in declared):
+                continue                    # some entries only: each is its own typo; `id` is no declared field
             folded.update(group)
             suggestion = group[0].get("suggestion") or ""
             if code == "schema.missing-key":

@@ -46,6 +46,16 @@ class SheetSource(Source):
     cells: dict[tuple, str] = field(default_factory=dict)     # key path -> 'Sheet1!C14' (CSV: 'C14')
     # key path -> what the snippet shows: (column name, cell) or a row's cells; formatted when asked
     shown: dict[tuple, Any] = field(default_factory=dict)
+    headers: dict[tuple, str] = field(default_factory=dict)   # key path -> the header of its column
+    reported: set[tuple] = field(default_factory=set)         # key paths whose absence is reported already
+
+    def missing(self, path: tuple) -> str | None:
+        """A required key's empty cell, named with its column (the validator says it there);
+        '' for a key of a column the sheet lacks, reported once on the header row."""
+        if path in self.reported:
+            return ""
+        header = self.headers.get(path)
+        return None if header is None else f"empty cell in column {header!r}"
 
     def cell(self, path: tuple) -> str:
         while path:
@@ -245,8 +255,10 @@ def _cards(file: Path, grid: _Grid, kinds: dict[str, schema.Schema], languages: 
         return None
     _nameless_values(file, grid, header_row, header, body, problems)
     _unknown_columns(file, grid, header_row, columns, _kinds_used(body, columns, kinds, default_kind), problems)
+    absent = _absent_columns(file, grid, header_row, columns, body, kinds, default_kind, problems)
     for index, (number, cells) in enumerate(body):
         card = _row(index, number, cells, columns, grid, kinds, languages, default_kind, source, problems)
+        source.reported.update((index, key) for key in absent)
         source.value.append(card)
     return source
 
@@ -270,12 +282,40 @@ def _nameless_values(file: Path, grid: _Grid, header_row: int, header: list[Any]
 
 def _kinds_used(body: list[tuple[int, list[Any]]], columns: list[_Column], kinds: dict[str, schema.Schema],
                 default_kind: str | None) -> list[schema.Schema]:
-    kind_column = next((c for c in columns if c.target == "kind" and c.lang is None), None)
-    names = set()
-    for _number, cells in body:
-        cell = _cell_text(cells[kind_column.index]).strip() if kind_column and kind_column.index < len(cells) else ""
-        names.add(cell or default_kind)
+    names = {_row_kind(cells, columns, default_kind) for _number, cells in body}
     return [kinds[name] for name in sorted(n for n in names if n in kinds)]
+
+
+def _row_kind(cells: list[Any], columns: list[_Column], default_kind: str | None) -> str | None:
+    """A row's kind: its `kind` cell, else the deck's `kind:`."""
+    kind_column = next((c for c in columns if c.target == "kind" and c.lang is None), None)
+    cell = _cell_text(cells[kind_column.index]).strip() if kind_column and kind_column.index < len(cells) else ""
+    return cell or default_kind
+
+
+def _absent_columns(file: Path, grid: _Grid, header_row: int, columns: list[_Column], body: list[tuple[int, list[Any]]],
+                    kinds: dict[str, schema.Schema], default_kind: str | None, problems: Problems) -> list[str]:
+    """A key the cards need and no column holds (`id`, a kind's required field) is one problem on
+    the header row, naming the columns there are, not one per card; those keys."""
+    present = {column.target for column in columns}
+    needed: dict[str, str] = {}             # key -> what needs it
+    for _number, cells in body:
+        kind_id = _row_kind(cells, columns, default_kind)
+        if kind_id in kinds:                # its kind is known: `kind` is there
+            for key, spec in kinds[kind_id].fields.items():
+                if spec.required and key != "kind" and key not in present:
+                    needed.setdefault(key, f"every {kind_id} card needs its {key!r} ({spec.doc.rstrip('.')})")
+        else:                               # what every card has (pnp.pack.CARD_KEYS); the kind is reported
+            for key in ("id",) if kind_id else ("id", "kind"):
+                if key not in present:
+                    needed.setdefault(key, f"every card needs its {key!r}" + (
+                        ", from this column or the deck's `kind:` in pack.yaml" if key == "kind" else ""))
+    names = ", ".join(repr(column.name) for column in columns) or "none"
+    where = f"{grid.sheet} row {header_row}" if grid.sheet else f"row {header_row}"
+    for key, why in needed.items():
+        problems.add("sheet.column", file, header_row, where,
+                     f"the sheet has no {key!r} column: {why} (its columns: {names})", missing=key)
+    return list(needed)
 
 
 def _unknown_columns(file: Path, grid: _Grid, header_row: int, columns: list[_Column], known: list[schema.Schema],
@@ -319,6 +359,9 @@ def _row(index: int, number: int, cells: list[Any], columns: list[_Column], grid
         where = path + ((column.target, column.lang) if column.lang else (column.target,))
         source.lines[where] = number
         source.cells[where] = f"{grid.prefix}{column.letter}{number}"   # an empty cell too: a missing value is there
+        source.headers.setdefault(where, column.name)
+        source.headers.setdefault(path + (column.target,), column.name)   # `title.it` alone: the text's column
+        source.cells.setdefault(path + (column.target,), source.cells[where])
         if column.name not in values:
             continue
         raw = values[column.name]

@@ -35,6 +35,12 @@ class Source:
             path = path[:-1]
         return self.lines.get((), 1)
 
+    def missing(self, path: tuple) -> str | None:
+        """What the file holds at `path`, the place of a required key it lacks: None when the key is
+        simply not written (the validator says it is missing). A spreadsheet names its empty cell,
+        or says '' when its reader has reported the absence already (a sheet without that column)."""
+        return None
+
     def snippet(self, path: tuple) -> str:
         """The line of `path` as a message shows it: stripped, cut to SNIPPET_CHARS (one line of a
         flow-style file can hold a whole deck)."""

@@ -233,3 +233,53 @@ def test_values_without_a_column_name_and_repeated_columns_are_one_problem_each(
         load_pack(pack_dir, strict=False)
     found = sorted((p.code, p.line, p.key, p.get("values")) for p in error.value.problems)
     assert found == [("sheet.column", 1, "Sheet1!K1", None), ("sheet.column", 2, "Sheet1!J2", 2)]
+
+
+MAIN_DECK = "  - id: main\n    name: deck.main\n    back: tiny/back.svg.j2\n    cards: cards/main.yaml\n"
+
+
+@pytest.mark.parametrize("only_the_sheet", [False, True])   # True: every plain card is in the sheet
+def test_a_sheet_without_an_id_column_is_one_problem_naming_its_columns(pack_dir, only_the_sheet):
+    if only_the_sheet:
+        replace(pack_dir / "pack.yaml", MAIN_DECK, "")
+    write_xlsx(pack_dir / "cards" / "sheet.xlsx", [HEADER[1:], *(row[1:] for row in ROWS)])
+    use_sheet(pack_dir, "sheet.xlsx")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    [problem] = error.value.problems            # not one per row, nor pack.yaml's `fields:` said to declare `id`
+    assert (problem.code, Path(problem.file).name, problem.line, problem.key) == ("sheet.column", "sheet.xlsx", 1,
+                                                                                  "Sheet1 row 1")
+    assert problem.message == ("the sheet has no 'id' column: every plain card needs its 'id' (Card id, unique in "
+                               "the pack) (its columns: 'quantity', 'title', 'title.it', 'body', 'body.it', "
+                               "'colour', 'value', 'tags')")
+
+
+def test_an_empty_required_cell_is_named_with_its_column(pack_dir):
+    rows = [HEADER, ROWS[0], ["queen", 1, "", "", "Any way", "Ovunque", "blue", None, ""], ["", *ROWS[1][1:]]]
+    write_xlsx(pack_dir / "cards" / "sheet.xlsx", rows)
+    use_sheet(pack_dir, "sheet.xlsx")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    found = sorted((p.code, p.line, p.key, p.message) for p in error.value.problems)
+    assert found == [
+        ("schema.missing-key", 3, "card queen.title (Sheet1!C3)",
+         "empty cell in column 'title': a plain card needs its 'title' (declared in pack.yaml as text)"),
+        ("schema.missing-key", 3, "card queen.value (Sheet1!H3)",
+         "empty cell in column 'value': a plain card needs its 'value' (declared in pack.yaml as int)"),
+        ("schema.missing-key", 4, "card #3.id (Sheet1!A4)",
+         "empty cell in column 'id': a plain card needs its 'id' (Card id, unique in the pack)"),
+    ]
+    result = CliRunner().invoke(main, ["check", str(pack_dir), "--no-print"])
+    assert result.exit_code == 2 and "([" not in result.output and "Traceback" not in result.output
+
+
+def test_an_id_column_left_empty_is_said_on_its_cells_not_on_the_kinds_fields(pack_dir):
+    replace(pack_dir / "pack.yaml", MAIN_DECK, "")        # every plain card is in the sheet, none has an id
+    write_xlsx(pack_dir / "cards" / "sheet.xlsx", [HEADER, *([None, *row[1:]] for row in ROWS)])
+    use_sheet(pack_dir, "sheet.xlsx")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    assert sorted((p.code, Path(p.file).name, p.key) for p in error.value.problems) == [
+        ("schema.missing-key", "sheet.xlsx", "card #1.id (Sheet1!A2)"),
+        ("schema.missing-key", "sheet.xlsx", "card #2.id (Sheet1!A3)"),
+    ]
