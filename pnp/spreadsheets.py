@@ -8,6 +8,8 @@ problems at once); each key path keeps its row as its line and its cell (`Sheet1
 message. Cells are typed by the field they fill: empty is absent, `3.0` in an `int` field is 3
 (3.5 stays 3.5 and is the schema's error), a `list:` field splits on `;` (or on `,` when the cell
 has no `;`), a `text` cell is the text itself in the column's language, never a text key.
+An .xlsx cell holding a formula error or a formula with no saved value is `sheet.formula` (calamine
+reads both as an empty cell: see _formula_faults).
 
 CSV is read with the standard library (UTF-8, a byte-order mark allowed; `,`, `;` or tab, whichever
 the header row uses); .xlsx and .ods with python-calamine, the optional `sheets` extra. Bounded:
@@ -19,10 +21,13 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import posixpath
+import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 from pnp import schema
 from pnp.errors import Problems, shortened
@@ -81,6 +86,9 @@ class _Grid:
 
     rows: list[tuple[int, list[Any]]]
     sheet: str | None           # None for CSV
+    # (row number, column index) -> the formula error the cell holds ('#DIV/0!'), or None: a formula
+    # with no saved value. calamine reads both as '', an empty cell (see _formula_faults)
+    faults: dict[tuple[int, int], str | None] = field(default_factory=dict)
 
     def ref(self, column: int, row: int) -> str:
         return f"{self.prefix}{column_letter(column)}{row}"
@@ -168,10 +176,66 @@ def _read_calamine(file: Path, sheet: str | None, problems: Problems) -> _Grid |
             _too_large(file, rows, columns, rows * columns, problems, chosen)
             return None
         cells = data.to_python(skip_empty_area=False)
+        faults = _formula_faults(file, chosen) if file.suffix.lower() == ".xlsx" else {}
     except Exception as error:      # calamine's errors (CalamineError, ZipError, XmlError...) and Rust panics
         problems.add("sheet.syntax", file, 0, "", f"cannot read the {file.suffix} file: {error}")
         return None
-    return _Grid([(number, list(row)) for number, row in enumerate(cells, 1)], chosen)
+    return _Grid([(number, list(row)) for number, row in enumerate(cells, 1)], chosen, faults)
+
+
+_FORMULA_OR_ERROR = re.compile(rb'<(?:\w+:)?f[\s>/]|\st=["\']e["\']')
+_CELL_REF = re.compile(r"([A-Z]+)(\d+)")
+
+
+def _local(tag: str) -> str:
+    return tag.rpartition("}")[2]
+
+
+def _formula_faults(file: Path, sheet: str) -> dict[tuple[int, int], str | None]:
+    """The cells of an .xlsx's `sheet` that hold a formula error (t="e": '#DIV/0!')
+    or a formula with no saved value (no <v>: the file was written by a program that does not
+    calculate, openpyxl say). calamine reads both as '', which would make an empty cell of a
+    formula gone wrong: this reads the sheet's XML, streamed, and only when it has formulas or
+    errors at all. The zip's unpacked size is bounded already (_unpacks_within_bounds); expat
+    bounds entity expansion and ElementTree fetches no external entity."""
+    with zipfile.ZipFile(file) as archive:
+        book = ElementTree.fromstring(archive.read("xl/workbook.xml"))
+        rels = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+        # the sheet's r:id (transitional or strict namespace), and the part its relationship names
+        rel_id = next((value for e in book.iter() if _local(e.tag) == "sheet" and e.get("name") == sheet
+                       for key, value in e.attrib.items() if _local(key) == "id"), None)
+        target = next((e.get("Target", "") for e in rels if e.get("Id") == rel_id), "")
+        member = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")
+        if not target or not _FORMULA_OR_ERROR.search(archive.read(member)):
+            return {}
+        faults: dict[tuple[int, int], str | None] = {}
+        row, column = 0, -1
+        with archive.open(member) as stream:
+            for event, element in ElementTree.iterparse(stream, events=("start", "end")):
+                name = _local(element.tag)
+                if event == "start" and name == "row":      # r is optional: the next row, then
+                    row, column = int(element.get("r") or row + 1), -1
+                elif event == "end" and name == "c":
+                    ref = _CELL_REF.fullmatch(element.get("r") or "")
+                    column = _column_index(ref.group(1)) if ref else column + 1
+                    parts = {_local(child.tag): child for child in element}
+                    value = parts["v"].text if "v" in parts else None
+                    if element.get("t") == "e":
+                        faults[(row, column)] = value or "#N/A"
+                    elif "f" in parts and not value and element.get("t") not in ("str", "inlineStr"):
+                        faults[(row, column)] = None      # an empty text result (t="str") is a value
+                    element.clear()
+                elif event == "end" and name == "row":
+                    element.clear()                         # a streamed sheet's rows are not kept
+    return faults
+
+
+def _column_index(letters: str) -> int:
+    """A -> 0, Z -> 25, AA -> 26 (column_letter's inverse)."""
+    index = 0
+    for letter in letters:
+        index = index * 26 + ord(letter) - ord("A") + 1
+    return index - 1
 
 
 def _too_large(file: Path, row: int, columns: int, cells: int, problems: Problems, sheet: str = "") -> None:
@@ -237,7 +301,9 @@ def _columns(file: Path, grid: _Grid, header_row: int, header: list[Any], langua
 
 def _cards(file: Path, grid: _Grid, kinds: dict[str, schema.Schema], languages: list[str],
            default_kind: str | None, problems: Problems) -> SheetSource | None:
-    rows = [(number, cells) for number, cells in grid.rows if any(_cell_text(c).strip() for c in cells)]
+    faulty = {number for number, _index in grid.faults}
+    rows = [(number, cells) for number, cells in grid.rows
+            if number in faulty or any(_cell_text(c).strip() for c in cells)]
     source = SheetSource(file, [], {(): 1}, [])
     if not rows:
         problems.add("sheet.empty", file, 0, "", "the sheet is empty: write a header row of field names "
@@ -253,6 +319,7 @@ def _cards(file: Path, grid: _Grid, kinds: dict[str, schema.Schema], languages: 
         problems.add("pack.too-large", file, number, f"row {number}", f"more than {MAX_CARDS:,} rows of cards, "
                      f"the most one pack may have")
         return None
+    _formula_problems(file, grid, header_row, header, problems)
     _nameless_values(file, grid, header_row, header, body, problems)
     _unknown_columns(file, grid, header_row, columns, _kinds_used(body, columns, kinds, default_kind), problems)
     absent = _absent_columns(file, grid, header_row, columns, body, kinds, default_kind, problems)
@@ -261,6 +328,21 @@ def _cards(file: Path, grid: _Grid, kinds: dict[str, schema.Schema], languages: 
         source.reported.update((index, key) for key in absent)
         source.value.append(card)
     return source
+
+
+def _formula_problems(file: Path, grid: _Grid, header_row: int, header: list[Any], problems: Problems) -> None:
+    """`sheet.formula`: a cell holding a formula error or a formula with no saved value, each on its
+    cell. The card then lacks that value (a quantity is never silently 1), without a second message."""
+    for (number, index), error in sorted(grid.faults.items()):
+        name = _cell_text(header[index]).strip() if index < len(header) else ""
+        what = "the header cell" if number == header_row else \
+            f"the cell in column {name!r}" if name else f"the cell in column {column_letter(index)}"
+        if error is not None:
+            message = f"{what} holds the formula error {error}: correct the formula, or type the value"
+        else:
+            message = (f"{what} holds a formula with no saved value (the file was written by a program that does "
+                       "not calculate formulas): open the file in a spreadsheet program and save it, or type the value")
+        problems.add("sheet.formula", file, number, grid.ref(index, number), message, error=error or "", column=name)
 
 
 def _nameless_values(file: Path, grid: _Grid, header_row: int, header: list[Any], body: list[tuple[int, list[Any]]],
@@ -353,6 +435,7 @@ def _row(index: int, number: int, cells: list[Any], columns: list[_Column], grid
     card: dict[str, Any] = {}
     if kind_id is not None and (kind_column is None or kind_column.name not in values):
         card["kind"] = kind_id
+    faulty: set[str] = set()            # the keys of the row's formula faults (_formula_problems)
     for column in columns:
         if not column.target:
             continue                # an unknown column, reported on its header
@@ -362,6 +445,8 @@ def _row(index: int, number: int, cells: list[Any], columns: list[_Column], grid
         source.headers.setdefault(where, column.name)
         source.headers.setdefault(path + (column.target,), column.name)   # `title.it` alone: the text's column
         source.cells.setdefault(path + (column.target,), source.cells[where])
+        if (number, column.index) in grid.faults:
+            faulty.add(column.target)
         if column.name not in values:
             continue
         raw = values[column.name]
@@ -388,6 +473,9 @@ def _row(index: int, number: int, cells: list[Any], columns: list[_Column], grid
                          f"({column.target!r} is {schema.type_name(spec)})")
             continue
         card[column.target] = coerce(spec, raw)
+    for key in faulty:                  # reported on its cell: neither a default nor a second message
+        card.pop(key, None)
+        source.reported.add(path + (key,))
     return card
 
 

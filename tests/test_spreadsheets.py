@@ -283,3 +283,48 @@ def test_an_id_column_left_empty_is_said_on_its_cells_not_on_the_kinds_fields(pa
         ("schema.missing-key", "sheet.xlsx", "card #1.id (Sheet1!A2)"),
         ("schema.missing-key", "sheet.xlsx", "card #2.id (Sheet1!A3)"),
     ]
+
+
+def patch_sheet(path: Path, old: str, new: str) -> None:
+    """Rewrite one cell of an .xlsx's first sheet as a spreadsheet program would have saved it."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive:
+        parts = {info.filename: archive.read(info) for info in archive.infolist()}
+    xml = parts["xl/worksheets/sheet1.xml"].decode()
+    assert xml.count(old) == 1, f"test setup: {old!r} not once in the sheet"
+    parts["xl/worksheets/sheet1.xml"] = xml.replace(old, new).encode()
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+
+
+def test_a_formula_error_or_a_formula_without_a_saved_value_is_an_error_on_its_cell(pack_dir, tmp_path):
+    # openpyxl writes formulas without a value (<f>1/0</f><v></v>), as a program that does not calculate does
+    rows = [HEADER, ["rook", "=1/0", *ROWS[0][2:]], ["queen", "=2+1", *ROWS[1][2:]],
+            ["castle", "=1+1", "Castle", "Castello", "Walls", "Mura", "red", "=0/0", ""],
+            ["pawn", None, *ROWS[1][2:]]]                                # an empty optional cell: quantity 1
+    sheet = pack_dir / "cards" / "sheet.xlsx"
+    write_xlsx(sheet, rows)
+    patch_sheet(sheet, '<c r="B2"><f>1/0</f><v></v></c>', '<c r="B2" t="e"><f>1/0</f><v>#DIV/0!</v></c>')
+    patch_sheet(sheet, '<c r="B4"><f>1+1</f><v></v></c>', '<c r="B4"><f>1+1</f><v>2</v></c>')   # saved: 2
+    patch_sheet(sheet, '<c r="H4"><f>0/0</f><v></v></c>', '<c r="H4" t="e"><f>0/0</f><v>#DIV/0!</v></c>')
+    use_sheet(pack_dir, "sheet.xlsx")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    found = sorted((p.code, Path(p.file).name, p.line, p.key, p.message) for p in error.value.problems)
+    no_value = ("holds a formula with no saved value (the file was written by a program that does not calculate "
+                "formulas): open the file in a spreadsheet program and save it, or type the value")
+    assert found == [      # one message each, the value field's absence not said again
+        ("sheet.formula", "sheet.xlsx", 2, "Sheet1!B2",
+         "the cell in column 'quantity' holds the formula error #DIV/0!: correct the formula, or type the value"),
+        ("sheet.formula", "sheet.xlsx", 3, "Sheet1!B3", f"the cell in column 'quantity' {no_value}"),
+        ("sheet.formula", "sheet.xlsx", 4, "Sheet1!H4",
+         "the cell in column 'value' holds the formula error #DIV/0!: correct the formula, or type the value"),
+    ]
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(pack_dir), "--out", str(out)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "sheet.xlsx:2: Sheet1!B2: the cell in column 'quantity' holds the formula error #DIV/0!" in result.output
+    assert not out.exists() or not any(out.rglob("*.pdf"))
+
