@@ -32,7 +32,7 @@ from xml.etree import ElementTree
 from pnp import schema
 from pnp.errors import Problems, shortened
 from pnp.limits import MAX_CARDS, MAX_SHEET_CELLS, MAX_SHEET_COLUMNS, MAX_SHEET_UNPACKED_BYTES, MAX_TEXT_CHARS
-from pnp.yamlsource import Source, read_bounded
+from pnp.yamlsource import Source, not_utf8, read_bounded
 
 CSV = ".csv"
 CALAMINE = (".xlsx", ".ods")
@@ -126,9 +126,9 @@ def _read_csv(file: Path, problems: Problems) -> _Grid | None:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        problems.add("sheet.syntax", file, line, "", f"not UTF-8 (byte 0x{data[error.start]:02x}): save the CSV "
-                     "as UTF-8 (in a spreadsheet program: CSV UTF-8)")
+        line, where = not_utf8(data, error)
+        problems.add("sheet.syntax", file, line, "", f"not UTF-8 ({where}): save the CSV as UTF-8 (in a "
+                     "spreadsheet program: CSV UTF-8)")
         return None
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first.count)        # the header names fields: no separator inside a name

@@ -149,6 +149,18 @@ def test_csv_problems_name_the_line_and_the_column(pack_dir):
         [("schema.type", "sheet.csv", 3, "card pawn.value (H3)")]
 
 
+def test_a_csv_saved_in_latin1_names_the_line_and_column_of_its_first_bad_byte(pack_dir):
+    sheet = pack_dir / "cards" / "sheet.csv"
+    sheet.write_bytes(sheet.read_bytes().replace(b",blue,", b",bl\xe9,", 1))
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    (problem,) = error.value.problems
+    line = next(i for i, row in enumerate(sheet.read_bytes().split(b"\n"), 1) if b"\xe9" in row)
+    column = sheet.read_bytes().split(b"\n")[line - 1].index(b"\xe9") + 1
+    assert (problem.code, problem.line) == ("sheet.syntax", line)
+    assert problem.message.startswith(f"not UTF-8 (byte 0xe9 at column {column}): save the CSV as UTF-8")
+
+
 def test_a_misspelt_column_is_one_problem_on_its_header_cell(pack_dir):
     replace(pack_dir / "cards" / "sheet.csv", "colour,value", "colour,valeu")
     with pytest.raises(DataError) as error:
