@@ -17,6 +17,7 @@ from pnp.errors import DataError
 from pnp.limits import MAX_FILE_BYTES
 
 GAMES = ("cimiterio", "zombie-run", "zombies-vs-vampires")
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 
 
 def pnp(*args, cwd=None):
@@ -271,3 +272,17 @@ def test_a_record_too_large_to_read_is_refused_as_a_file_not_a_pack_file(tmp_pat
         f"huge.yaml: the file is 8.0 MB, more than the {MAX_FILE_BYTES // 2**20} MB pnp reads from one file"), \
         result.output
     assert "pack" not in result.output
+
+
+@pytest.mark.parametrize("key", ["captured", "stacks", "absent", "zombies_on_board"])
+def test_cimiterio_position_words_are_unknown_keys_in_another_game(tmp_path, key):
+    """`expect.position` keys are the game's own: Cimiterio's `captured`, `stacks`... in a
+    Zombie Run record are unknown keys with the game's list (they were read with Cimiterio's
+    meaning by the generic replay, and a missing one printed only `'captured'`)."""
+    record = tmp_path / "record.yaml"
+    record.write_text((SCENARIOS / "zombie-run" / "five_items_saved.yaml").read_text(encoding="utf-8")
+                      + f"  position: {{{key}: {{0: []}}}}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", "zombie-run", str(record), "--check"])
+    assert result.exit_code == 1, result.output            # an expectation not met, as any other
+    assert f"unknown position key {key!r} (the game's keys: " in result.output, result.output
+    assert "Traceback" not in result.output

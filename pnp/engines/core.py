@@ -613,6 +613,12 @@ class GameState:
     def describe(self) -> str:
         return f"{self.name} ply {self.ply}, seat {self.turn} to move"
 
+    def position_mismatches(self, key: str, want, got: dict) -> list[tuple[tuple, Any, Any, str]] | None:
+        """A record's ``expect.position`` key that the game reads in its own terms (e.g. a count
+        where the state holds a list): each mismatch as (path, expected, got, message), or None
+        to compare ``want`` with ``got[key]`` (the final ``_state_dict()``) as written."""
+        return None
+
     # -- serialisation
     def to_dict(self) -> dict:
         return {

@@ -2,6 +2,8 @@
 names they give zombies and event cards."""
 from __future__ import annotations
 
+from typing import Any
+
 from pnp.engines.cimiterio.state import GATE_NAMES, SLOTS
 from pnp.engines.cimiterio.turns import Turns
 from pnp.engines.core import RecordError
@@ -11,6 +13,41 @@ POSITION_KEYS = {"tombs", "stacks", "captured", "zombie_deck", "events", "guardi
 
 
 class Positions(Turns):
+
+    def position_mismatches(self, key: str, want, got: dict) -> list[tuple[tuple, Any, Any, str]] | None:
+        """``expect.position`` in Cimiterio's terms: ``stacks`` as full lists of zombie refs or as
+        group sizes, ``absent`` cells that must be empty, ``captured`` per seat as zombie refs,
+        ``zombies_on_board`` a count; other keys compare as written."""
+        ref = self.zombie_ref
+        bad: list[tuple[tuple, Any, Any, str]] = []
+        if key == "stacks":
+            for cell, v in want.items():
+                g = got["stacks"].get(cell)
+                if isinstance(v, int):
+                    if g is None or len(g) != v:
+                        bad.append(((key, cell), v, g, f"stack {cell}: expected {v} zombies, got {g}"))
+                else:
+                    vv = [ref(x) for x in v]
+                    if g != vv:
+                        bad.append(((key, cell), vv, g, f"stack {cell}: expected {vv}, got {g}"))
+        elif key == "absent":
+            for i, cell in enumerate(want):
+                if cell in got["stacks"]:
+                    bad.append(((key, i), None, got["stacks"][cell],
+                                f"cell {cell} should be empty, holds {got['stacks'][cell]}"))
+        elif key == "captured":
+            for seat, refs in want.items():
+                vv = [ref(x) for x in refs]
+                if got["captured"][int(seat)] != vv:
+                    bad.append(((key, seat), vv, got["captured"][int(seat)],
+                                f"captured[{seat}]: expected {vv}, got {got['captured'][int(seat)]}"))
+        elif key == "zombies_on_board":
+            n = sum(len(s) for s in got["stacks"].values())
+            if n != want:
+                bad.append(((key,), want, n, f"zombies on board: expected {want}, got {n}"))
+        else:
+            return None
+        return bad
 
     def zombie_ref(self, ref) -> int:
         """A zombie named by index (int), deceased id, ``zombie-NN`` card id, or ``@r,c`` (the
