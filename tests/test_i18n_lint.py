@@ -185,3 +185,16 @@ def test_the_shared_sheet_words_are_linted_too(monkeypatch):
     lines = (Path(lint_module.sheet.FOLDER) / "uk.yaml").read_text(encoding="utf-8").split("\n")
     for f in found:
         assert lines[f.line - 1].lstrip().startswith(f.key.split(".")[-1] + ":")
+
+
+def test_a_new_game_is_held_only_to_the_shared_words_not_to_the_shipped_games(tmp_path):
+    """The shared glossary is words every game prints (card, tile, player aid); a shipped game's
+    vocabulary, such as Italian 'zombi' for 'zombie', is that game's (it was shared, and a new
+    game with an Italian 'zombie' broke its rule)."""
+    assert CliRunner().invoke(main, ["new", "fourth", "--dir", str(tmp_path)]).exit_code == 0
+    it = tmp_path / "fourth" / "text" / "it.yaml"
+    it.write_text(it.read_text(encoding="utf-8") + 'extra:\n  horde: "Uno zombie per ogni carta"\n', encoding="utf-8")
+    en = tmp_path / "fourth" / "text" / "en.yaml"
+    en.write_text(en.read_text(encoding="utf-8") + 'extra:\n  horde: "One zombie for each card"\n', encoding="utf-8")
+    status, findings = lint(str(tmp_path / "fourth"))
+    assert (status, findings) == (0, [])
