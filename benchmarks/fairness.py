@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pnp.engines.core import game_names  # noqa: E402
 from pnp.engines.fairness import fair_bot, markdown, sweep  # noqa: E402
 from pnp.engines.playtest import parse_arm  # noqa: E402
+from pnp.engines.simulate import check_games, check_workers  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -39,6 +40,11 @@ def main(argv=None) -> int:
     ap.add_argument("--max-turns", type=int, default=500)
     ap.add_argument("--json", help="also write every row as JSON here")
     a = ap.parse_args(argv)
+    try:        # --games / --workers beyond pnp.limits: refused before the first game
+        check_games(a.games)
+        check_workers(a.workers)
+    except ValueError as error:
+        ap.error(str(error))
     seed = int(a.seed) if a.seed.lstrip("-").isdigit() else a.seed
     arms = [parse_arm(x) for x in a.arm] if a.arm else None
     dump = {}

@@ -35,9 +35,12 @@ def main(argv=None):
     print(f"soak: {a.games} games per player count, {a.bot} bots, workers {a.workers}, seed "
           f"{a.seed!r}, turn cap {a.max_turns}, invariants every {a.check_every} plies",
           flush=True)
-    rows = soak(games=a.games, workers=a.workers, seed=a.seed, names=a.game or GAMES,
-                max_turns=a.max_turns, check_every=a.check_every, bot=a.bot,
-                progress=lambda r: print(row_text(r), flush=True))
+    try:        # --games / --workers beyond pnp.limits: refused before the first game
+        rows = soak(games=a.games, workers=a.workers, seed=a.seed, names=a.game or GAMES,
+                    max_turns=a.max_turns, check_every=a.check_every, bot=a.bot,
+                    progress=lambda r: print(row_text(r), flush=True))
+    except ValueError as error:
+        ap.error(str(error))
     total = sum(r["games"] for r in rows)
     fin = sum(r["finished"] for r in rows)
     dne = sum(r["did_not_end"] for r in rows)

@@ -58,6 +58,13 @@ MAX_MARKUP_DEPTH = 64         # elements nested in one piece of component markup
 # Search bots (`--bot mcts --budget N`): iterations per move; more is hours per game, not a bot.
 MAX_BUDGET = 100_000          # a search bot's budget per move (pnp.engines.search)
 
+# Simulations (`pnp simulate`, `pnp playtest`, soak and fairness runs): the report holds every
+# game's summary in memory, about 2 KB a game, so a million games is 2-3 GB on the machine that
+# reports (docs/cluster.md's sweep); a billion is a typo. Seeds are made as chunks are sent, so
+# the count itself costs nothing before the games are played.
+MAX_GAMES = 1_000_000         # games one command plays in all (playtest: every player count and variant)
+MAX_WORKERS = 256             # `--workers`: local processes; more than the cores plays no faster
+
 # A pack's own fonts and icons (pnp.text.packfonts, pnp.text.icons): read whole and parsed, so bounded.
 MAX_FONT_BYTES = 32 * 1024 * 1024   # one font file (Noto Sans CJK is 16 MB; a card font is far smaller)
 MAX_ICON_BYTES = 64 * 1024          # one icon SVG: icons are a few shapes

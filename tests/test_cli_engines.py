@@ -1,10 +1,14 @@
 """`pnp replay` and `pnp simulate` as a user runs them."""
 import json
+import tracemalloc
+from concurrent.futures import Executor, Future
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
+from pnp.limits import MAX_GAMES, MAX_WORKERS
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios" / "cimiterio"
 
@@ -81,3 +85,97 @@ def test_simulate_of_a_game_without_an_engine_says_only_that(tiny_pack):
     [line] = result.output.strip().splitlines()     # (other tests may register more engines)
     assert line.startswith(f"{tiny_pack}: pack.yaml names no `engine`, so the game cannot be played "
                            "(known engines: cimiterio, "), result.output
+
+
+# ---- how many games one command may play (pnp.limits.MAX_GAMES) ------------------------------
+
+@pytest.fixture
+def nothing_played(monkeypatch):
+    """Playing a game or starting a process pool fails the test at once (a refused run must
+    not start, and one that wrongly starts must not play for hours)."""
+    import pnp.engines.simulate as simulate_module
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a game was played or a process pool started")
+
+    monkeypatch.setattr(simulate_module, "_play_chunk", refuse)
+    monkeypatch.setattr(simulate_module, "ProcessPoolExecutor", refuse)
+
+
+def test_simulate_refuses_more_games_than_the_limit_before_playing_any(nothing_played):
+    result = run("simulate", "zombie-run", "--games", MAX_GAMES + 1, "--workers", MAX_WORKERS + 1)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [      # one line per bound, no progress line
+        f"zombie-run: --games {MAX_GAMES + 1} is more than MAX_GAMES, the {MAX_GAMES} games one "
+        "command may play (`pnp docs limits`)",
+        f"zombie-run: --workers {MAX_WORKERS + 1} is more than MAX_WORKERS, the {MAX_WORKERS} "
+        "processes one command may start (`pnp docs limits`)"], result.output
+
+
+def test_playtest_counts_the_games_of_every_run_against_the_limit(tmp_path, nothing_played):
+    per_run = MAX_GAMES // 4 + 1                  # within the limit, but not 4 times over
+    result = run("playtest", "zombie-run", "--games", per_run, "--players", 3, "--players", 4,
+                 "--variant", "default", "--variant", "first_draw=true", "--out", tmp_path / "pt")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"zombie-run: --games {per_run} in each of 4 runs (player counts x variants) is "
+        f"{4 * per_run} games, more than MAX_GAMES, the {MAX_GAMES} games one command may "
+        "play (`pnp docs limits`)"], result.output
+    assert not (tmp_path / "pt").exists()
+
+
+class Stop(Exception):
+    """Raised by a progress callback: the run ends after its first chunk."""
+
+
+def stop_at_once(done, total):
+    raise Stop(done)
+
+
+def test_simulate_derives_seeds_as_it_plays_not_all_up_front():
+    """A run of MAX_GAMES games stopped after its first chunk has held only that chunk: its
+    memory peak is far below the ~50 MB a list of every seed (and of every chunk) takes."""
+    from pnp.engines.simulate import simulate
+    simulate("zombie-run", games=2, players=3)        # the game's data loaded before measuring
+    tracemalloc.start()
+    try:
+        with pytest.raises(Stop) as stopped:
+            simulate("zombie-run", games=MAX_GAMES, players=3, progress=stop_at_once)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert stopped.value.args == (50,)                # one chunk of 50 games was played
+    assert peak < 10_000_000, peak
+
+
+class EagerlyRunningExecutor(Executor):
+    """Plays each job as it is submitted and counts them; refuses to run far ahead."""
+
+    def __init__(self):
+        self.sent = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.sent += 1
+        if self.sent > 100:
+            raise AssertionError("the simulator sent jobs far ahead of their results")
+        future: Future = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def test_simulate_keeps_a_bounded_number_of_chunks_in_flight_on_an_executor():
+    from pnp.engines.simulate import IN_FLIGHT_PER_WORKER, simulate
+    executor = EagerlyRunningExecutor()
+    with pytest.raises(Stop):
+        simulate("zombie-run", games=MAX_GAMES, players=3, workers=2, chunk=2,
+                 executor=executor, progress=stop_at_once)
+    assert executor.sent == IN_FLIGHT_PER_WORKER * 2
+
+
+def test_simulate_on_an_executor_gives_the_report_in_game_order():
+    from pnp.engines.simulate import simulate
+    alone = simulate("zombie-run", games=9, players=3, seed=4)
+    sent = simulate("zombie-run", games=9, players=3, seed=4, workers=2, chunk=2,
+                    executor=EagerlyRunningExecutor())
+    assert sent.to_json() == alone.to_json()
+    assert [r["seed"] for r in sent.results] == [r["seed"] for r in alone.results]

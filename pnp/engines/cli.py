@@ -25,6 +25,20 @@ def about(game: str, error: Exception) -> str:
     return text if text.startswith(f"{game}:") else f"{game}: {text}"
 
 
+def check_run_size(game: str, count: int, workers: int, runs: int = 1) -> None:
+    """``--games`` (in each of ``runs`` runs) and ``--workers`` within pnp.limits, checked
+    before the progress line: one message line per bound crossed, exit status 2."""
+    from pnp.engines.simulate import check_games, check_workers
+    problems = []
+    for check, args in ((check_games, (count, runs)), (check_workers, (workers,))):
+        try:
+            check(*args)
+        except ValueError as error:
+            problems.append(about(game, error))
+    if problems:
+        raise EngineInputError("\n".join(problems))
+
+
 def bot_with_budget(game: str, bot: str, budget: int | None) -> str:
     """The bot name the simulator takes: ``--bot mcts --budget 50`` is ``mcts@50``."""
     from pnp.engines.search import with_budget
@@ -84,6 +98,7 @@ def simulate(game, count, players, seed, bot, budget, variants, workers, max_tur
     bot = bot_with_budget(game, bot, budget)
     seed_value = int(seed) if seed.lstrip("-").isdigit() else seed
     extra = {} if max_turns is None else {"max_turns": max_turns}
+    check_run_size(game, count, workers)
     try:
         get_game(game)          # a game without an engine says so before the progress line
     except (KeyError, ValueError) as error:
@@ -149,6 +164,7 @@ def playtest(game, count, players, variants, bot, budget, seed, workers, max_tur
             raise RecordError(f"{game} is for {cls.min_players}-{cls.max_players} players, not "
                               f"{', '.join(map(str, bad))}")
         arms = [parse_arm(v) for v in variants] or [[]]
+        check_run_size(game, count, workers, runs=len(counts) * len(arms))
         out = Path(out_dir) if out_dir else Path("output") / "playtest" / game
         total = count * len(counts) * len(arms)
         with executor_for(scheduler, workers) as (executor, workers), \

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from pnp.engines.conclusions import conclude
 from pnp.engines.core import get_game
-from pnp.engines.simulate import DEFAULT_MAX_TURNS, mann_whitney, simulate, two_proportion_z
+from pnp.engines.simulate import DEFAULT_MAX_TURNS, check_games, mann_whitney, simulate, two_proportion_z
 from pnp.errors import DataError, PnpError, Problems
 
 BASE_NAMES = ("default", "base", "none", "-")
@@ -97,6 +97,7 @@ def run_playtest(game: str, games: int = 200, players=None, arms=None, bot: str 
     cls = get_game(game)
     players = sorted(set(players or range(cls.min_players, cls.max_players + 1)))
     arms = [list(a) for a in (arms or [[]])]
+    check_games(games, runs=len(players) * len(arms))     # every run's results are kept
     res = PlaytestResult(game, games, players, arms, bot, seed, workers, max_turns)
     res.seconds_per_turn = pack_seconds_per_turn(game)
     for ai, arm in enumerate(arms):

@@ -10,6 +10,9 @@ turn cap or a repetition guard are reported as "did not end" with a reproducing 
 not counted as finished.
 Per-game seeds are derived from the master seed and the game index (``core.derive_seed``), and
 results are gathered in index order, so the report is the same whatever the number of workers.
+Seeds are derived chunk by chunk as the chunks are sent, at most ``IN_FLIGHT_PER_WORKER`` per
+worker ahead of the results, so a large ``games`` costs nothing before its games are played;
+``games`` is bounded by ``pnp.limits.MAX_GAMES``.
 """
 from __future__ import annotations
 
@@ -17,14 +20,15 @@ import json
 import math
 import statistics
 import traceback
-from collections import Counter
+from collections import Counter, deque
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from pnp.engines.botload import BotError
 from pnp.engines.core import GameState, Rng, derive_seed, get_game
 from pnp.engines.metrics import run_metrics
+from pnp.limits import MAX_GAMES, MAX_WORKERS
 
 BOTS = ("random", "greedy", "planner")
 DEFAULT_MAX_TURNS = 500
@@ -600,6 +604,56 @@ def _rule_key(r: str):
 
 
 # ----------------------------------------------------------------------------- driver
+IN_FLIGHT_PER_WORKER = 2    # chunks sent ahead per worker: each has its next one queued
+
+
+def check_games(games: int, runs: int = 1, runs_are: str = "player counts x variants") -> None:
+    """A ValueError, quoting the count and naming the limit, when ``games`` games in each of
+    ``runs`` runs (``runs_are``: what makes them, playtest's player counts x variants) is more
+    than MAX_GAMES in all."""
+    if games > MAX_GAMES:
+        raise ValueError(f"--games {games} is more than MAX_GAMES, the {MAX_GAMES} games one "
+                         f"command may play (`pnp docs limits`)")
+    if games * runs > MAX_GAMES:
+        raise ValueError(f"--games {games} in each of {runs} runs ({runs_are}) is "
+                         f"{games * runs} games, more than MAX_GAMES, the {MAX_GAMES} games one "
+                         f"command may play (`pnp docs limits`)")
+
+
+def check_workers(workers: int) -> None:
+    """A ValueError quoting ``workers`` when it is more than MAX_WORKERS."""
+    if workers > MAX_WORKERS:
+        raise ValueError(f"--workers {workers} is more than MAX_WORKERS, the {MAX_WORKERS} "
+                         f"processes one command may start (`pnp docs limits`)")
+
+
+def _jobs(game: str, players: int, seed: int | str, games: int, size: int, bot: str,
+          variants: list, max_turns: int, check_every: int) -> Iterator[tuple]:
+    """The chunks' jobs in game order, each made (its seeds derived) only when it is sent:
+    a run of many games never holds more seeds than the chunks in flight."""
+    for start in range(0, games, size):
+        seeds = [derive_seed(seed, i) for i in range(start, min(start + size, games))]
+        yield (game, players, seeds, bot, variants, max_turns, check_every)
+
+
+def _play_in_order(executor: Executor, jobs: Iterator[tuple], window: int,
+                   collect: Callable[[list[dict]], None]) -> None:
+    """Play ``jobs`` on ``executor`` and ``collect`` their results in job order (so the report
+    does not depend on which worker finishes first), with at most ``window`` jobs sent and not
+    yet collected: ``Executor.map`` would submit every job of the run before the first result."""
+    pending: deque = deque()
+    try:
+        for job in jobs:
+            pending.append(executor.submit(_play_chunk, job))
+            if len(pending) >= window:
+                collect(pending.popleft().result())
+        while pending:
+            collect(pending.popleft().result())
+    finally:
+        for future in pending:      # stopped by an error or Ctrl-C: nothing more to play
+            future.cancel()
+
+
 def simulate(game: str, games: int = 100, players: int | None = None, seed: int | str = 0,
              bot: str = "random", variants=None, workers: int = 1,
              executor: Executor | None = None, progress: Callable[[int, int], None] | None = None,
@@ -607,6 +661,7 @@ def simulate(game: str, games: int = 100, players: int | None = None, seed: int 
              check_every: int = 1) -> SimulationReport:
     """Run ``games`` games; same ``seed`` gives the same report whatever ``workers`` is.
     ``players`` None: the game's default count (``GameState.players_by_default``)."""
+    check_games(games)
     cls = get_game(game)
     if players is None:
         players = cls.players_by_default()
@@ -615,31 +670,27 @@ def simulate(game: str, games: int = 100, players: int | None = None, seed: int 
     variants = list(variants or [])
     cls.new(players=players, seed=0, variants=variants)   # validate options early
     get_game_bot(cls, bot)                                  # and the bot (hidden hands)
-    seeds = [derive_seed(seed, i) for i in range(games)]
     size = chunk or max(1, min(50, games // (max(1, workers) * 4) or 1))
-    chunks = [seeds[i:i + size] for i in range(0, games, size)]
-    jobs = [(game, players, c, bot, variants, max_turns, check_every) for c in chunks]
+    jobs = _jobs(game, players, seed, games, size, bot, variants, max_turns, check_every)
     results: list[dict] = []
-    done = 0
+
+    def collect(part: list[dict]) -> None:
+        results.extend(part)
+        if progress:
+            progress(len(results), games)
+
     own = None
     if executor is None and workers > 1:
+        check_workers(workers)
         own = executor = ProcessPoolExecutor(max_workers=workers)
     try:
         if executor is None:
             for job in jobs:
-                part = _play_chunk(job)
-                results.extend(part)
-                done += len(part)
-                if progress:
-                    progress(done, games)
+                collect(_play_chunk(job))
         else:
-            for part in executor.map(_play_chunk, jobs):   # map keeps the order of the jobs
-                results.extend(part)
-                done += len(part)
-                if progress:
-                    progress(done, games)
+            _play_in_order(executor, jobs, IN_FLIGHT_PER_WORKER * max(1, workers), collect)
     finally:
         if own is not None:
-            own.shutdown()
+            own.shutdown(cancel_futures=True)
     return SimulationReport(game, games, players, seed, bot, variants, results, cls.rule_points,
                             max_turns)

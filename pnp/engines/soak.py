@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from pnp.engines.core import get_game
-from pnp.engines.simulate import DEFAULT_MAX_TURNS, simulate
+from pnp.engines.simulate import DEFAULT_MAX_TURNS, check_games, check_workers, simulate
 
 GAMES = ("cimiterio", "zombie-run", "zombies-vs-vampires")
 
@@ -20,30 +20,33 @@ def soak(games: int = 10_000, workers: int = 2, seed: int | str = "soak", names=
     """One row per (game, player count): games, finished, did not end (+ reasons, seeds),
     crashes, invariant failures, seconds. ``check_every``: invariants after every N plies (and
     always at the end)."""
-    rows = []
+    runs = []
     for name in names:
         cls = get_game(name)
         counts = players or range(cls.min_players, cls.max_players + 1)
-        for n in counts:
-            if not cls.min_players <= n <= cls.max_players:
-                continue
-            t0 = time.perf_counter()
-            rep = simulate(name, games=games, players=n, seed=seed, bot=bot, workers=workers,
-                           max_turns=max_turns, check_every=check_every)
-            s = rep.summary()
-            errors = [a for a in s["anomalies"] if a["kind"] == "error"]
-            broken = [a for a in s["anomalies"] if a["kind"] == "invariant"]
-            row = {"game": name, "players": n, "games": s["games"], "finished": s["completed"],
-                   "did_not_end": s["did_not_end"], "reasons": s["did_not_end_reasons"],
-                   "did_not_end_seeds": s["did_not_end_seeds"][:3],
-                   "crashes": len(errors), "invariant_failures": len(broken),
-                   "first_problem": (errors + broken)[0] if errors or broken else None,
-                   "median_turns": s["turns"]["median"], "max_turns_finished": s["turns"]["max"],
-                   "never_exercised": s["never_exercised"],
-                   "seconds": time.perf_counter() - t0}
-            rows.append(row)
-            if progress:
-                progress(row)
+        runs += [(name, n) for n in counts if cls.min_players <= n <= cls.max_players]
+    # refused before the first game, not when the last run is reached
+    check_games(games, runs=len(runs), runs_are="games x player counts")
+    check_workers(workers)
+    rows = []
+    for name, n in runs:
+        t0 = time.perf_counter()
+        rep = simulate(name, games=games, players=n, seed=seed, bot=bot, workers=workers,
+                       max_turns=max_turns, check_every=check_every)
+        s = rep.summary()
+        errors = [a for a in s["anomalies"] if a["kind"] == "error"]
+        broken = [a for a in s["anomalies"] if a["kind"] == "invariant"]
+        row = {"game": name, "players": n, "games": s["games"], "finished": s["completed"],
+               "did_not_end": s["did_not_end"], "reasons": s["did_not_end_reasons"],
+               "did_not_end_seeds": s["did_not_end_seeds"][:3],
+               "crashes": len(errors), "invariant_failures": len(broken),
+               "first_problem": (errors + broken)[0] if errors or broken else None,
+               "median_turns": s["turns"]["median"], "max_turns_finished": s["turns"]["max"],
+               "never_exercised": s["never_exercised"],
+               "seconds": time.perf_counter() - t0}
+        rows.append(row)
+        if progress:
+            progress(row)
     return rows
 
 
