@@ -179,3 +179,48 @@ def test_simulate_on_an_executor_gives_the_report_in_game_order():
                     executor=EagerlyRunningExecutor())
     assert sent.to_json() == alone.to_json()
     assert [r["seed"] for r in sent.results] == [r["seed"] for r in alone.results]
+
+
+# ---- a bot name the game does not take ---------------------------------------------------------
+
+BOTS_OF = {"cimiterio": ["random", "greedy", "planner", "tactician", "ismcts"],
+           "zombie-run": ["random", "greedy", "ismcts"],
+           "zombies-vs-vampires": ["random", "greedy", "planner", "racer", "mcts"]}
+
+
+@pytest.mark.parametrize("game", sorted(BOTS_OF))
+def test_an_unknown_bot_is_named_unknown_with_every_bot_the_game_takes(game):
+    result = run("simulate", game, "--games", 2, "--bot", "nosuch")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [      # no progress line, no traceback
+        f"{game}: unknown bot 'nosuch'; known for {game}: {', '.join(BOTS_OF[game])} "
+        "(or module:function, your own bot: `pnp docs bots`)"], result.output
+
+
+# why each other name is refused: a bot that exists but would see hidden cards (or a search
+# that needs hidden cards) is refused as such; another game's bot is simply unknown here
+REFUSED = {"cimiterio": {"racer": "unknown bot", "mcts": "would see hidden information"},
+           "zombie-run": {"planner": "would see hidden information", "tactician": "unknown bot",
+                          "racer": "unknown bot", "mcts": "would see hidden information"},
+           "zombies-vs-vampires": {"tactician": "unknown bot", "ismcts": "hides nothing"}}
+
+
+@pytest.mark.parametrize("game", sorted(BOTS_OF))
+def test_the_listed_bots_are_exactly_the_ones_the_game_takes(game):
+    from pnp.engines.core import get_game
+    from pnp.engines.simulate import bot_names, get_game_bot
+    cls = get_game(game)
+    assert list(bot_names(cls)) == BOTS_OF[game]
+    for name in sorted({name for names in BOTS_OF.values() for name in names}):
+        if name in BOTS_OF[game]:
+            get_game_bot(cls, name)
+        else:
+            with pytest.raises(ValueError, match=REFUSED[game][name]):
+                get_game_bot(cls, name)
+
+
+def test_another_games_bot_is_unknown_not_a_cheat():
+    result = run("playtest", "zombie-run", "--games", 2, "--bot", "racer")
+    assert result.exit_code == 2
+    assert "zombie-run: unknown bot 'racer'; known for zombie-run: random, greedy, ismcts" \
+        in result.output and "hidden information" not in result.output

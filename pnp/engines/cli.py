@@ -16,7 +16,8 @@ BUDGET_HELP = ("Iterations per move of the search bot (--bot mcts / ismcts): it 
                "'mcts@BUDGET'; default 200.")
 BOT_HELP = ("random | greedy | planner | mcts (tree search) | a game's own bot "
             "(zombies-vs-vampires: racer) | module:function, your own bot (`pnp docs bots`); games "
-            "with hidden hands (zombie-run): random | greedy | ismcts, from observations")
+            "with hidden information (cimiterio, zombie-run) take only their bots that see what a "
+            "seat may see, and ismcts. An unknown name is refused with the game's list.")
 
 
 def about(game: str, error: Exception) -> str:
@@ -93,6 +94,7 @@ def simulate(game, count, players, seed, bot, budget, variants, workers, max_tur
     """Play many GAME games with bots and report balance, length and rule coverage."""
     from pnp.engines.cluster import executor_for
     from pnp.engines.core import get_game
+    from pnp.engines.simulate import get_game_bot
     from pnp.engines.simulate import simulate as run
 
     bot = bot_with_budget(game, bot, budget)
@@ -100,7 +102,8 @@ def simulate(game, count, players, seed, bot, budget, variants, workers, max_tur
     extra = {} if max_turns is None else {"max_turns": max_turns}
     check_run_size(game, count, workers)
     try:
-        get_game(game)          # a game without an engine says so before the progress line
+        # a game without an engine, or a bot it does not take, says so before the progress line
+        get_game_bot(get_game(game), bot)
     except (KeyError, ValueError) as error:
         raise EngineInputError(about(game, error)) from None
     with executor_for(scheduler, workers) as (executor, workers), \
@@ -151,7 +154,7 @@ def playtest(game, count, players, variants, bot, budget, seed, workers, max_tur
     from pnp.engines.cluster import executor_for
     from pnp.engines.core import RecordError, get_game
     from pnp.engines.playtest import parse_arm, require_matplotlib, result_json, run_playtest
-    from pnp.engines.simulate import DEFAULT_MAX_TURNS
+    from pnp.engines.simulate import DEFAULT_MAX_TURNS, get_game_bot
 
     require_matplotlib()      # one line and exit 2 before any game is played
     bot = bot_with_budget(game, bot, budget)
@@ -164,6 +167,7 @@ def playtest(game, count, players, variants, bot, budget, seed, workers, max_tur
             raise RecordError(f"{game} is for {cls.min_players}-{cls.max_players} players, not "
                               f"{', '.join(map(str, bad))}")
         arms = [parse_arm(v) for v in variants] or [[]]
+        get_game_bot(cls, bot)      # an unknown bot is one message, before the progress line
         check_run_size(game, count, workers, runs=len(counts) * len(arms))
         out = Path(out_dir) if out_dir else Path("output") / "playtest" / game
         total = count * len(counts) * len(arms)

@@ -180,8 +180,12 @@ def get_game_bot(cls, name: str) -> Callable:
     if hidden_information(cls):
         obs_bots = getattr(cls, "observation_bots", None) or {}
         if name not in obs_bots:
-            raise ValueError(f"bot {name!r} would see hidden information in {cls.name}; bots "
-                             f"that play from observations: {', '.join(obs_bots) or 'none'}")
+            # a bot that plays from the whole position exists but would cheat here; any other
+            # name is simply not a bot (a typo, or another game's bot)
+            if name not in BOTS and name not in (getattr(cls, "bots", None) or {}):
+                raise unknown_bot(cls, name)
+            raise ValueError(f"bot {name!r} would see hidden information in {cls.name}; the bots "
+                             f"that see only what their seat may see: {', '.join(bot_names(cls))}")
         fn = obs_bots[name]
 
         def play(st, rng, _fn=fn):
@@ -198,9 +202,15 @@ def get_game_bot(cls, name: str) -> Callable:
 
         return play_full
     if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; known for {cls.name}: "
-                         f"{', '.join(bot_names(cls))}")
+        raise unknown_bot(cls, name)
     return get_bot(name)
+
+
+def unknown_bot(cls, name: str) -> ValueError:
+    """The error for a name that is no bot of ``cls``: it lists ``bot_names(cls)``, the very
+    names ``get_game_bot`` takes, and the designer's own bot."""
+    return ValueError(f"unknown bot {name!r}; known for {cls.name}: {', '.join(bot_names(cls))}"
+                      f" (or module:function, your own bot: `pnp docs bots`)")
 
 
 # ----------------------------------------------------------------------------- one game
