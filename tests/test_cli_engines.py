@@ -224,3 +224,20 @@ def test_another_games_bot_is_unknown_not_a_cheat():
     assert result.exit_code == 2
     assert "zombie-run: unknown bot 'racer'; known for zombie-run: random, greedy, ismcts" \
         in result.output and "hidden information" not in result.output
+
+
+# ---- a run where no game ends (every game stopped by the turn cap) -----------------------------
+
+def test_simulate_text_says_no_game_ended_instead_of_none_and_json_keeps_null():
+    result = run("simulate", "zombie-run", "--games", 3, "--max-turns", 1)
+    assert result.exit_code == 0, result.output
+    assert "None" not in result.output
+    lines = result.output.splitlines()
+    assert "  completed        0/3 (0.0%)" in lines
+    assert "  turns, scores, win shares: none, no game ended (they count finished games only)" \
+        in lines
+    assert not any(line.startswith(("  turns ", "  score spread", "    seat ")) for line in lines)
+    output = run("simulate", "zombie-run", "--games", 3, "--max-turns", 1, "--json").output
+    data = json.loads(output[output.index("{"):])
+    assert data["turns"] == {"median": None, "mean": None, "p95": None, "max": None}
+    assert data["score_spread"]["max"] is None

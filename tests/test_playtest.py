@@ -273,3 +273,10 @@ def test_soak_small():
             assert r["did_not_end_seeds"]
     zr = [r for r in rows if r["game"] == "zombie-run"]
     assert all(r["finished"] >= 198 for r in zr)
+
+
+def test_a_soak_row_where_no_game_ended_says_so():
+    from pnp.engines.soak import row_text, soak
+    [row] = soak(games=2, workers=1, names=("zombie-run",), players=[3], max_turns=1)
+    assert row["median_turns"] is None
+    assert "no game ended" in row_text(row) and "None" not in row_text(row)

@@ -188,3 +188,30 @@ def test_playtest_without_matplotlib_says_how_to_install_it(tmp_path):
     assert r.returncode == 2
     assert r.stderr.strip() == "the playtest report needs matplotlib: pip install 'pnp[report]'"
     assert "Traceback" not in r.stderr and not out.exists()
+
+
+# ------------------------------------------------------------------ no game ends
+@pytest.mark.parametrize("game, players", [("zombie-run", [3]), ("cimiterio", [2, 3])])
+def test_a_report_where_no_game_ends_says_so(game, players, tmp_path):
+    """Every game stopped by a turn cap of 1: no length, rate or share is shown as None or as
+    a result of no games; the JSON keeps its nulls."""
+    args = [game, "--games", "3", "--max-turns", "1", "--out", str(tmp_path), "--json"]
+    r = CliRunner().invoke(playtest, args + [a for n in players for a in ("--players", str(n))])
+    assert r.exit_code == 0, r.output
+    text, data = r.output[:r.output.index("\n{")], json.loads(r.output[r.output.index("\n{") + 1:])
+    assert "None" not in text
+    for n in players:
+        assert f"default, {n} players: 0/3 finished, 3 did not end, no length (no game ended), " \
+               "no winner 0" in text.splitlines()
+    first = flat(pdf_pages(tmp_path / f"playtest-{game}.pdf")[0])
+    for n in players:
+        assert (f"{n} players: no game ended, so no one won (3/3 did not end: turn cap or "
+                "repetition guard)") in first
+    lengths = "; ".join(f"{n} players: no game ended" for n in players)
+    assert f"Length, default: {lengths}. " in first
+    assert "None" not in first and "win 0.0%" not in first and "NEVER" not in first
+    assert "every finished game" not in first
+    if game == "zombie-run":
+        assert "(no game ended, so no one won; Wilson 95% intervals)" in first
+    assert all(run["turns"]["median"] is None for run in data["runs"])
+    assert all(run["length"]["turns_median"] is None for run in data["conclusions"]["runs"])

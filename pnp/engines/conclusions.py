@@ -33,6 +33,8 @@ def game_kind(cls, summaries: list[dict]) -> tuple[str, str]:
     if won_by:
         return PLAYERS_VS_GAME, (f"finished games ended with no winner (outcome "
                                  f"{', '.join(won_by)}): the game beat the players")
+    if not any(s["completed"] for s in summaries):      # "every finished game" of none says nothing
+        return COMPETITIVE, "no game ended, so no one won"
     return COMPETITIVE, "every finished game had a winner among the players"
 
 
@@ -94,7 +96,7 @@ def _run(label: str, n: int, s: dict, kind: str, spt: float | None) -> dict:
     m = s["metrics"]
     played = m["games"]
     run = {"variant": label, "players": n, "games": s["games"], "played": played,
-           "finished": s["completed"], "did_not_end": s["did_not_end"],
+           "finished": s["completed"], "did_not_end": s["did_not_end"], "crashed": s["crashed"],
            "all_ended": s["did_not_end"] == 0 and s["crashed"] == 0,
            "length": _length(s, spt), "metrics": m, "seats": _seats(s, n),
            "rule_findings": s.get("rule_findings", [])}
@@ -141,6 +143,11 @@ def _headline(c: dict) -> list[str]:
     lines = []
     for r in (r for r in c["runs"] if r["variant"] == first):
         head = f"{_where(r)}: "
+        if not r["finished"]:       # no rate, share or winner to state: say why instead
+            crashed = f", {r['crashed']} crashed" if r["crashed"] else ""
+            lines.append(head + f"no game ended, so no one won ({r['did_not_end']}/{r['games']} "
+                         f"did not end: turn cap or repetition guard{crashed})")
+            continue
         if c["kind"] == PLAYERS_VS_GAME:
             w = r["players_win"]
             lines.append(head + f"the players win {pct(w['rate'])} of games ({w['wins']}/"
@@ -165,10 +172,11 @@ def _findings(c: dict, comparisons: list[dict]) -> list[dict]:
     def add(code: str, text: str, **detail) -> None:
         f.append({"code": code, "text": text, **detail})
 
-    never = [r for r in c["runs"] if r.get("players_win") and r["players_win"]["games"]
-             and r["players_win"]["wins"] == 0]
-    always = [r for r in c["runs"] if r.get("players_win") and r["players_win"]["games"]
-              and r["players_win"]["wins"] == r["players_win"]["games"]]
+    # a run where no game ended is no evidence the players never (or always) win: "ended.not"
+    decided = [r for r in c["runs"] if r["finished"] and r.get("players_win")
+               and r["players_win"]["games"]]
+    never = [r for r in decided if r["players_win"]["wins"] == 0]
+    always = [r for r in decided if r["players_win"]["wins"] == r["players_win"]["games"]]
     if never:
         add("winrate.never", "The players NEVER beat the game: " + _runs_text(never) +
             "; a 0% win rate.", runs=_run_keys(never))
@@ -204,13 +212,14 @@ def _findings(c: dict, comparisons: list[dict]) -> list[dict]:
         for r in runs:
             L = r["length"]
             if L["turns_median"] is None:
-                parts.append(f"{_where(r)}: no game finished")
+                parts.append(f"{_where(r)}: no game ended")
                 continue
             mins = (f", about {L['minutes_median']:g} min (p95 {L['minutes_p95']:g})"
                     if L["minutes_median"] is not None else "")
             parts.append(f"{_where(r)}: median {L['turns_median']:g} turns (p95 "
                          f"{L['turns_p95']:g}){mins}")
-        how = (f" (minutes at {c['seconds_per_turn']:g} s per turn, pack.yaml seconds_per_turn)"
+        how = ("" if all(r["length"]["turns_median"] is None for r in runs) else
+               f" (minutes at {c['seconds_per_turn']:g} s per turn, pack.yaml seconds_per_turn)"
                if c["seconds_per_turn"] is not None else
                " (minutes not estimated: pack.yaml declares no seconds_per_turn)")
         add("length", f"Length, {variant}: " + "; ".join(parts) + how + ".", variant=variant,

@@ -81,9 +81,11 @@ class PlaytestResult:
         out = []
         for (ai, n), rep in sorted(self.reports.items()):
             s = rep.summary()
+            length = (f"median length {s['turns']['median']} turns" if s["completed"] else
+                      "no length (no game ended)")
             out.append(f"{arm_label(self.arms[ai])}, {n} players: {s['completed']}/{s['games']} "
-                       f"finished, {s['did_not_end']} did not end, median length "
-                       f"{s['turns']['median']} turns, no winner {s['no_winner']}")
+                       f"finished, {s['did_not_end']} did not end, {length}, no winner "
+                       f"{s['no_winner']}")
         return out
 
 
@@ -507,8 +509,12 @@ def _page_wins(fig, res: PlaytestResult) -> str:
     width = 0.8 / k
     for i, n in enumerate(res.players):
         ax = fig.add_subplot(rows, cols, i + 1)
+        drawn = 0
         for ai in range(k):
             s = res.reports[(ai, n)].summary()
+            if not s["completed"]:      # no bar of 0% "of no games" with a 0-100% interval
+                continue
+            drawn += 1
             share = [s["win_share"][q]["share"] for q in range(n)]
             lo = [share[q] - s["win_share"][q]["ci95"][0] for q in range(n)]
             hi = [s["win_share"][q]["ci95"][1] - share[q] for q in range(n)]
@@ -518,13 +524,17 @@ def _page_wins(fig, res: PlaytestResult) -> str:
                    label=arm_label(res.arms[ai]))
             for x, v in zip(xs, share):
                 ax.text(x, v + 0.01, f"{100 * v:.0f}%", ha="center", va="bottom", fontsize=7)
+        if not drawn:
+            ax.text(0.5, 0.75, "no finished game", ha="center", va="center", color=RED,
+                    transform=ax.transAxes)
+            ax.set_xlim(-0.6, n - 0.4)      # the seats where the bars would stand
         fair = 1 / n
         ax.axhline(fair, color="#777777", lw=0.8, ls="--")
         ax.set_xticks(range(n))
         ax.set_xticklabels([f"seat {q}" for q in range(n)])
         ax.set_ylim(0, 1)
         ax.set_title(f"{n} players (dashed: 1/{n})")
-        if k > 1:
+        if k > 1 and drawn:
             _legend_beside(ax)
     fig.tight_layout(rect=(0, 0.03, 1, 0.94))
     return h

@@ -547,14 +547,21 @@ class SimulationReport:
             L.append(f"  gate broken      {s['gate_broken']} ({100 * s['gate_break_rate']:.1f}%, "
                      f"95% CI {100 * s['gate_break_ci95'][0]:.1f}-"
                      f"{100 * s['gate_break_ci95'][1]:.1f}%)")
-        L += [f"  turns            median {s['turns']['median']}, p95 {s['turns']['p95']}, "
-              f"max {s['turns']['max']} (finished games)",
-              f"  score spread     mean {_f(s['score_spread']['mean'])}, max "
-              f"{s['score_spread']['max']}, median top score {s['score_spread']['top_score_median']}",
-              "  win share per seat among finished games (95% Wilson CI):"]
-        for seat, w in s["win_share"].items():
-            L.append(f"    seat {seat}: {w['wins']} ({100 * w['share']:.1f}%, "
-                     f"{100 * w['ci95'][0]:.1f}-{100 * w['ci95'][1]:.1f}%)")
+        if s["completed"]:
+            spread = s["score_spread"]
+            L += [f"  turns            median {s['turns']['median']}, p95 {s['turns']['p95']}, "
+                  f"max {s['turns']['max']} (finished games)",
+                  f"  score spread     mean {_f(spread['mean'])}, max {_s(spread['max'])}, "
+                  f"median top score {_s(spread['top_score_median'])}",
+                  "  win share per seat among finished games (95% Wilson CI):"]
+            for seat, w in s["win_share"].items():
+                L.append(f"    seat {seat}: {w['wins']} ({100 * w['share']:.1f}%, "
+                         f"{100 * w['ci95'][0]:.1f}-{100 * w['ci95'][1]:.1f}%)")
+        else:
+            # lengths, scores and win shares count finished games: with none there is nothing
+            # to show, and a 0% share "of no games" would read as a result
+            L.append("  turns, scores, win shares: none, no game ended (they count finished "
+                     "games only)")
         L.append(f"  no winner        {s['no_winner']}   shared wins {s['shared_wins']}   "
                  f"tie-breaks {s['tie_breaks']} ({100 * s['tie_rate']:.1f}%)")
         m = s["metrics"]
@@ -605,6 +612,11 @@ def _g(x):
 
 def _f(x):
     return "-" if x is None else f"{x:.2f}"
+
+
+def _s(x):
+    """``x`` as Python prints it; "-" for None (a game that keeps no score)."""
+    return "-" if x is None else str(x)
 
 
 def _rule_key(r: str):

@@ -60,7 +60,9 @@ def row_text(r: dict) -> str:
         p = r["first_problem"]
         d = p["detail"] if isinstance(p["detail"], str) else "; ".join(p["detail"])
         bad = f"\n      FIRST PROBLEM seed {p['seed']} {p['kind']}: {d.splitlines()[0]}"
+    length = ("no game ended" if r["median_turns"] is None else
+              f"median {r['median_turns']} turns")
     return (f"  {r['game']:20s} {r['players']}p: {r['games']:6d} games, finished "
             f"{r['finished']:6d}, did not end {r['did_not_end']:6d}{dne}, crashes "
-            f"{r['crashes']}, invariant failures {r['invariant_failures']}, median "
-            f"{r['median_turns']} turns  [{r['seconds']:.1f}s]{bad}")
+            f"{r['crashes']}, invariant failures {r['invariant_failures']}, {length}  "
+            f"[{r['seconds']:.1f}s]{bad}")
