@@ -11,6 +11,7 @@ from pathlib import Path
 from pnp.check.art import ArtResolution
 from pnp.check.printing import render_findings
 from pnp.composition import ERROR, WARNING, Finding, check_composition, finding
+from pnp.engines.reachability import engine_finding
 from pnp.engines.reachability import pack_findings as reachability_findings
 from pnp.errors import Problem, Problems
 from pnp.pack import Pack, UnknownGameError, find_pack, read_pack
@@ -84,6 +85,8 @@ def check_pack(name_or_path: str | Path, checks: frozenset | set = ALL_CHECKS,
         findings.extend(f for f in check_composition(pack) if _missing_text(f) not in loaded)
     if "engine" in checks and pack.engine:          # can every rule point happen? (pnp.engines.reachability)
         findings.extend(reachability_findings(pack))
+    elif pack.engine:                               # is it installed at all (its code not loaded)
+        findings.extend(f for f in [engine_finding(pack, WARNING)] if f is not None)
     if "print" in checks:
         art = ArtResolution(pack)                       # measured on the faces the print checks draw
         findings.extend(render_findings(pack, languages, missing_texts(findings), art.add))

@@ -18,7 +18,9 @@ Stable API (other engines import it):
   and ``snapshot_state_schema``),
   ``count(key, n)`` / ``counters`` (undoable per-game counters) and ``stats()`` (game-specific
   figures for the simulation report), ``unfinished_rules`` (outcome rules meaning "did not end"),
-  ``game_win_rules`` (outcome rules meaning "the game beat the players": a cooperative game).
+  ``game_win_rules`` (outcome rules meaning "the game beat the players": a cooperative game),
+  ``draw_rules`` (no-winner outcomes that are draws), ``tie_break_rules`` (rule points of a
+  broken tie).
 - ``random_playout(rng)``: uniform random play to the end with ``legal_moves()`` every ply (the
   benchmarks' definition); engines may override it without undo records.
 - Hidden information: a game whose players do not see everything defines ``observation(seat)``
@@ -285,7 +287,14 @@ def get_game(name: str) -> type["GameState"]:
     if name not in _REGISTRY:
         found = _entry_points().get(name)
         if found is not None:
-            cls = found.load()
+            try:
+                cls = found.load()
+            except Exception as error:      # noqa: BLE001 - a designer's package may fail to import in any way
+                raise RecordError(f"the engine {name!r} is registered as {found.value!r} (pnp.engines entry "
+                                  f"point) but does not load: {type(error).__name__}: {error}") from None
+            if not (isinstance(cls, type) and issubclass(cls, GameState)):
+                raise RecordError(f"the engine {name!r} is registered as {found.value!r} (pnp.engines entry "
+                                  f"point), which is not a GameState subclass but {cls!r}")
             _REGISTRY.setdefault(name, cls)
             cls.name = name   # GameState.name: the engine's registered name
     try:
@@ -311,12 +320,29 @@ def engine_for(name_or_pack: str) -> str:
         root = find_pack(name_or_pack)
     except UnknownGameError as error:   # not a pack either
         raise RecordError(f"unknown game {name_or_pack!r}; known engines: {', '.join(game_names())}") from error
-    source = load_source(root / PACK_FILE, Problems())
-    engine = source.value.get("engine") if source is not None and isinstance(source.value, dict) else None
+    problems = Problems()
+    source = load_source(root / PACK_FILE, problems)
+    if source is None:                  # unreadable: why, not "names no engine"
+        raise RecordError("; ".join(map(str, problems.items)) + f" (pnp check {name_or_pack} tells more)")
+    engine = source.value.get("engine") if isinstance(source.value, dict) else None
     if not isinstance(engine, str):
         raise RecordError(f"{name_or_pack}: pack.yaml names no `engine`, so the game cannot be played "
                           f"(known engines: {', '.join(game_names())})")
     return engine
+
+
+def game_argument(name_or_pack: str) -> tuple[str, list[str]]:
+    """(engine name, the options the argument gives it as ``key=value`` variants) for a GAME
+    argument: an engine's name gives none; a pack folder (or a shipped pack's name that is no
+    engine's) gives ``pack=<its folder>`` when its engine reads a pack's data (declares a
+    ``pack`` option, as Cimiterio's map and cards), so a copy of a game plays its own data."""
+    engine = engine_for(name_or_pack)
+    if engine == name_or_pack:
+        return engine, []
+    from pnp.pack import find_pack
+    if "pack" not in get_game(engine).default_options:
+        return engine, []
+    return engine, [f"pack={find_pack(name_or_pack).resolve()}"]   # workers may run elsewhere
 
 
 def _coerce(value: str, like: Any) -> Any:
@@ -444,6 +470,12 @@ class GameState:
     # outcome rules meaning the game itself won (cooperative games: players vs the game); the
     # playtest report then speaks of "the players win X%" (pnp.engines.conclusions)
     game_win_rules: ClassVar[tuple[str, ...]] = ()
+    # outcome rules of a finished game with no winner that is a draw among the players (a
+    # competitive game ending level); a no-winner outcome not declared here nor in
+    # game_win_rules is read as the game's win (pnp.engines.conclusions says so)
+    draw_rules: ClassVar[tuple[str, ...]] = ()
+    # rule points whose firing means a tie was broken (the report counts those games)
+    tie_break_rules: ClassVar[tuple[str, ...]] = ()
     # game-specific figures returned by stats(): key -> short human label (report order)
     stat_labels: ClassVar[dict[str, str]] = {}
 
@@ -712,8 +744,9 @@ class GameState:
         """Game-specific figures of this game so far, for the simulation report: a flat mapping
         name -> number, or name -> list of numbers (one per seat), or None (does not apply in
         this game, e.g. "turns to the first piece home" when no piece got home). Default: the
-        counters. Keys and labels: ``stat_labels``."""
-        return dict(self.counters)
+        counters, a counter of ``stat_labels`` that never counted being 0 in this game (not
+        "does not apply": its mean is over every game). Keys and labels: ``stat_labels``."""
+        return {**dict.fromkeys(self.stat_labels, 0), **self.counters}
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.describe()}>"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.engines.core import GameState, get_game, resolve_options
+from pnp.engines.core import GameState, RecordError, game_names, get_game, resolve_options
 
 UNREACHABLE, UNFIRED, VARIANT_ONLY = "rules.unreachable", "rules.unfired", "rules.variant"
 CHECK_GAMES = 8          # games per configuration in `pnp check` (fixed seed: same findings every run)
@@ -126,16 +126,45 @@ def check_reachability(game: str, games: int = CHECK_GAMES, seed: int = CHECK_SE
     return findings
 
 
+ENGINE_MISSING = "engine.missing"     # pack.yaml names an engine that is not installed or does not load
+_ENGINE_HINT = ("install the package that registers the engine under the `pnp.engines` entry points "
+                "(pnp docs engines), or correct the name")
+
+
+def _engine_line(pack) -> int:
+    source = pack.sources.get("pack")
+    return source.line(("engine",)) if source is not None else 0
+
+
+def engine_finding(pack, severity: str, load: bool = False):
+    """A ``pnp check`` finding when pack.yaml's ``engine`` is not an installed engine (``load``:
+    nor one that imports: the engine's code is loaded), else None."""
+    from pnp.composition import finding
+    try:
+        if load:
+            get_game(pack.engine)
+        elif pack.engine not in game_names():
+            raise RecordError(f"no installed engine is called {pack.engine!r} (installed: {', '.join(game_names())})")
+    except RecordError as error:
+        return finding(severity, ENGINE_MISSING, pack.root / "pack.yaml", _engine_line(pack), "engine",
+                       f"the game's engine cannot be played: {error}", _ENGINE_HINT, pack.id)
+    return None
+
+
 def pack_findings(pack) -> list:
     """``check_reachability`` for a loaded pack with an engine, as ``pnp check`` findings
-    (rules.unreachable: error; rules.unfired: warning), located at pack.yaml's ``engine`` key."""
+    (rules.unreachable: error; rules.unfired: warning; engine.missing: error), located at
+    pack.yaml's ``engine`` key."""
     from pnp.composition import ERROR, WARNING, finding
+    missing = engine_finding(pack, ERROR, load=True)
+    if missing is not None:
+        return [missing]
     cls = get_game(pack.engine)
     base = (f"pack={pack.root}",) if "pack" in cls.default_options else ()
     out = []
     for f in check_reachability(pack.engine, base=base):
         severity = ERROR if f["code"] == UNREACHABLE else WARNING
-        out.append(finding(severity, f["code"], pack.root / "pack.yaml", 0, "engine", f["message"],
+        out.append(finding(severity, f["code"], pack.root / "pack.yaml", _engine_line(pack), "engine", f["message"],
                            "see the rule point in the rules doc: a variant or option (a map...) that lets it happen, or more games (pnp simulate)",
                            pack.id, rule_point=f["rule"], where=f["where"]))
     return out
