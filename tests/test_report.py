@@ -101,7 +101,7 @@ def test_every_comparison_is_in_the_pdf(cimiterio_report):
     ab = [flat(p) for p, h in zip(pages, data["pages"]) if h.startswith("A/B comparison")]
     rows = [row for x in data["comparisons"] for row in x["rows"]]
     shown = sum(len(re.findall(r"two-proportion z=|Mann-Whitney U=", p)) for p in ab)
-    assert shown == len(rows) == (2 + 3) + (3 + 3)   # per count: seats, gate-break, dne, length
+    assert shown == len(rows) == (2 + 3) + (3 + 3)   # per count: seats, the game's wins, dne, length
     assert not any("in the JSON" in p for p in pages)
     seats = [flat(p) for p, h in zip(pages, data["pages"]) if h.startswith("Seat fairness")]
     n_seats = sum(len(r["seats"]) for r in data["conclusions"]["runs"])

@@ -14,10 +14,10 @@ class EngineInputError(PnpError):
 
 BUDGET_HELP = ("Iterations per move of the search bot (--bot mcts / ismcts): it plays as "
                "'mcts@BUDGET'; default 200.")
-BOT_HELP = ("random | greedy | planner | mcts (tree search) | a game's own bot "
-            "(zombies-vs-vampires: racer) | module:function, your own bot (`pnp docs bots`); games "
-            "with hidden information (cimiterio, zombie-run) take only their bots that see what a "
-            "seat may see, and ismcts. An unknown name is refused with the game's list.")
+BOT_HELP = ("random | greedy | planner | mcts (tree search) | ismcts | a bot of the game's own "
+            "| module:function, your own bot (`pnp docs bots`); a game with hidden information "
+            "takes only the bots that see what a seat may see. An unknown name is refused with "
+            "the game's list.")
 
 
 def about(game: str, error: Exception) -> str:
@@ -93,7 +93,7 @@ def simulate(game, count, players, seed, bot, budget, variants, workers, max_tur
              as_json):
     """Play many GAME games with bots and report balance, length and rule coverage."""
     from pnp.engines.cluster import executor_for
-    from pnp.engines.core import get_game
+    from pnp.engines.core import game_argument, get_game
     from pnp.engines.simulate import get_game_bot
     from pnp.engines.simulate import simulate as run
 
@@ -102,7 +102,9 @@ def simulate(game, count, players, seed, bot, budget, variants, workers, max_tur
     extra = {} if max_turns is None else {"max_turns": max_turns}
     check_run_size(game, count, workers)
     try:
-        # a game without an engine, or a bot it does not take, says so before the progress line
+        # a game without an engine, or a bot it does not take, says so before the progress line;
+        # a pack folder plays its engine on its own data
+        game, base = game_argument(game)
         get_game_bot(get_game(game), bot)
     except (KeyError, ValueError) as error:
         raise EngineInputError(about(game, error)) from None
@@ -116,7 +118,7 @@ def simulate(game, count, players, seed, bot, budget, variants, workers, max_tur
             done_before[0] = done
 
         try:
-            report = run(game, games=count, players=players, seed=seed_value, bot=bot, variants=list(variants),
+            report = run(game, games=count, players=players, seed=seed_value, bot=bot, variants=[*base, *variants],
                          workers=workers, executor=executor, progress=progress, **extra)
         except (KeyError, ValueError) as error:
             raise EngineInputError(about(game, error)) from None
@@ -152,7 +154,7 @@ def playtest(game, count, players, variants, bot, budget, seed, workers, max_tur
     from pathlib import Path
 
     from pnp.engines.cluster import executor_for
-    from pnp.engines.core import RecordError, get_game
+    from pnp.engines.core import RecordError, game_argument, get_game
     from pnp.engines.playtest import parse_arm, require_matplotlib, result_json, run_playtest
     from pnp.engines.simulate import DEFAULT_MAX_TURNS, get_game_bot
 
@@ -160,13 +162,14 @@ def playtest(game, count, players, variants, bot, budget, seed, workers, max_tur
     bot = bot_with_budget(game, bot, budget)
     seed_value = int(seed) if seed.lstrip("-").isdigit() else seed
     try:
+        game, base = game_argument(game)        # a pack folder: its engine, on its own data
         cls = get_game(game)
         counts = list(players) or list(range(cls.min_players, cls.max_players + 1))
         bad = [n for n in counts if not cls.min_players <= n <= cls.max_players]
         if bad:
             raise RecordError(f"{game} is for {cls.min_players}-{cls.max_players} players, not "
                               f"{', '.join(map(str, bad))}")
-        arms = [parse_arm(v) for v in variants] or [[]]
+        arms = [[*base, *parse_arm(v)] for v in variants] or [base]
         get_game_bot(cls, bot)      # an unknown bot is one message, before the progress line
         check_run_size(game, count, workers, runs=len(counts) * len(arms))
         out = Path(out_dir) if out_dir else Path("output") / "playtest" / game

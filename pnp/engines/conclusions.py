@@ -32,7 +32,8 @@ def game_kind(cls, summaries: list[dict]) -> tuple[str, str]:
     won_by = sorted({rule for s in summaries for rule in s["no_winner_rules"]})
     if won_by:
         return PLAYERS_VS_GAME, (f"finished games ended with no winner (outcome "
-                                 f"{', '.join(won_by)}): the game beat the players")
+                                 f"{', '.join(won_by)}): the game beat the players (if these are draws, "
+                                 "the engine declares them in draw_rules)")
     if not any(s["completed"] for s in summaries):      # "every finished game" of none says nothing
         return COMPETITIVE, "no game ended, so no one won"
     return COMPETITIVE, "every finished game had a winner among the players"

@@ -17,8 +17,8 @@ PDF bytes):
 6. rule points exercised (share of games in which each fired; never exercised in red);
 7. the seat-fairness tests, every one, with raw and Holm-adjusted p;
 8. with two or more arms: every A/B comparison of each arm against the first (win rate per
-   seat, no-winner / gate-break rate and did-not-end rate by two-proportion z-test, game length
-   by Mann-Whitney U), per player count, with raw and Holm-adjusted p.
+   seat, the game's win rate (``game_win_rules``) and did-not-end rate by two-proportion z-test,
+   game length by Mann-Whitney U), per player count, with raw and Holm-adjusted p.
 
 Tables run over as many pages as they need. Each page is also written as
 ``page-NN-<name>.png``. matplotlib (the ``report`` extra) is imported only to draw: without it
@@ -154,10 +154,11 @@ def compare_arms(res: PlaytestResult) -> list[dict]:
                 ka, kb = A["win_share"][q]["wins"], B["win_share"][q]["wins"]
                 z, p = two_proportion_z(kb, fb, ka, fa)
                 table.append(_row(f"win rate seat {q}", ka, fa, kb, fb, z, p))
-            if "gate_broken" in A:
-                ka, kb = A["gate_broken"], B["gate_broken"]
+            if "game_wins" in A:
+                ka, kb = A["game_wins"], B["game_wins"]
                 z, p = two_proportion_z(kb, B["games"], ka, A["games"])
-                table.append(_row("gate-break rate", ka, A["games"], kb, B["games"], z, p))
+                table.append(_row(f"the game's win rate ({', '.join(A['game_win_rules'])})", ka, A["games"],
+                                  kb, B["games"], z, p))
             else:
                 ka, kb = A["no_winner"], B["no_winner"]
                 z, p = two_proportion_z(kb, fb, ka, fa)

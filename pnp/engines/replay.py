@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.engines.core import GameState, IllegalMoveError, Outcome, RecordError, engine_for, get_game
+from pnp.engines.core import GameState, IllegalMoveError, Outcome, RecordError, engine_for, game_argument, get_game
 from pnp.errors import PnpError, Problems, display_path, location
 from pnp.schema import Field, Schema, Validator
 from pnp.yamlsource import Source, dotted, load_source
@@ -376,7 +376,10 @@ def start_state(record: dict, game: str | None = None) -> GameState:
     unknown = set(record) - RECORD_KEYS
     if unknown:
         raise RecordError(f"unknown record keys: {', '.join(sorted(unknown))}")
-    game = engine_for(game) if game else None     # a pack folder names its engine
+    base: dict = {}
+    if game:                                      # a pack folder names its engine, and plays its data
+        game, given = game_argument(game)
+        base = dict(item.split("=", 1) for item in given)
     name = record.get("game") or game
     if not name:
         raise RecordError("the record does not name its game")
@@ -386,7 +389,7 @@ def start_state(record: dict, game: str | None = None) -> GameState:
     players = int(record.get("players") or cls.players_by_default())
     seed = record.get("seed", 0)
     variants = record.get("variants") or []
-    options = record.get("options") or None
+    options = {**base, **(record.get("options") or {})} or None
     pos = record.get("position")
     if pos is None:
         return cls.new(players=players, seed=seed, variants=variants, options=options)

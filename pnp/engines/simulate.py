@@ -427,7 +427,11 @@ class SimulationReport:
         finished = [r for r in res if not r["error"] and not r["capped"]
                     and r["outcome"] is not None]
         nf = len(finished)
+        cls = get_game(self.game)
+        draw_rules = tuple(cls.draw_rules)
         no_winner = [r for r in finished if not r["outcome"]["winners"]]
+        # the game's own wins (a cooperative game's loss, e.g. Cimiterio's broken gate)
+        game_wins = sum(1 for r in finished if r["outcome"]["rule"] in cls.game_win_rules)
         turns = [r["turns"] for r in finished]
         wins: Counter = Counter()
         shared = 0
@@ -437,7 +441,7 @@ class SimulationReport:
                 shared += 1
             for s in w:
                 wins[s] += 1
-        tie_break = sum(1 for r in res if r["rules"].get("C23", 0) > 0)
+        tie_break = sum(1 for r in res if any(r["rules"].get(rule, 0) > 0 for rule in cls.tie_break_rules))
         spreads = [max(r["scores"]) - min(r["scores"]) for r in finished if r["scores"]]
         tops = [max(r["scores"]) for r in finished if r["scores"]]
         fired: Counter = Counter()
@@ -498,24 +502,27 @@ class SimulationReport:
             "rule_points": list(self.rule_points),
             "never_exercised": never,
             "stats": stats,
-            "stat_labels": dict(getattr(get_game(self.game), "stat_labels", {}) or {}),
+            "stat_labels": dict(getattr(cls, "stat_labels", {}) or {}),
             "outcome_rules": dict(sorted(Counter(r["outcome"]["rule"] for r in finished).items(),
                                          key=lambda kv: _rule_key(kv[0]))),
-            "metrics": run_metrics(res),
+            "metrics": run_metrics(res, draw_rules),
             # seat wins among the games with exactly one winner (the seat-fairness test's data)
             "single_winner_seats": [sum(1 for r in finished if r["outcome"]["winners"] == [q])
                                     for q in range(self.players)],
-            "no_winner_rules": sorted({r["outcome"]["rule"] for r in no_winner}),
+            # the no-winner outcomes that are not declared draws (read as the game's win)
+            "no_winner_rules": sorted({r["outcome"]["rule"] for r in no_winner} - set(draw_rules)),
             "anomalies": anomalies,
         }
         # rule points that never fired, as findings with a code and the configuration (C13...)
         from pnp.engines.reachability import run_findings
         out["rule_findings"] = run_findings(self.game, out)
-        if "gate_broken" in stats:          # Cimiterio: everyone loses when the gate breaks
-            k = int(stats["gate_broken"]["total"])
-            out["gate_broken"] = k
-            out["gate_break_rate"] = k / n if n else 0.0
-            out["gate_break_ci95"] = [round(x, 4) for x in wilson(k, n)]
+        if cls.game_win_rules:              # players against the game: how often it won
+            out["game_win_rules"] = list(cls.game_win_rules)
+            out["game_wins"] = game_wins
+            out["game_win_rate"] = game_wins / n if n else 0.0
+            out["game_win_ci95"] = [round(x, 4) for x in wilson(game_wins, n)]
+        if cls.tie_break_rules:
+            out["tie_break_rules"] = list(cls.tie_break_rules)
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -543,10 +550,10 @@ class SimulationReport:
             L.append(f"  DID NOT END      {s['did_not_end']}/{s['games']} "
                      f"({100 * s['did_not_end_rate']:.1f}%: {reasons}); not counted as finished;"
                      f" seeds e.g. {s['did_not_end_seeds'][:3]}")
-        if "gate_broken" in s:
-            L.append(f"  gate broken      {s['gate_broken']} ({100 * s['gate_break_rate']:.1f}%, "
-                     f"95% CI {100 * s['gate_break_ci95'][0]:.1f}-"
-                     f"{100 * s['gate_break_ci95'][1]:.1f}%)")
+        if "game_wins" in s:
+            L.append(f"  the game won     {s['game_wins']} ({100 * s['game_win_rate']:.1f}%, "
+                     f"95% CI {100 * s['game_win_ci95'][0]:.1f}-{100 * s['game_win_ci95'][1]:.1f}%; "
+                     f"outcome {', '.join(s['game_win_rules'])})")
         if s["completed"]:
             spread = s["score_spread"]
             L += [f"  turns            median {s['turns']['median']}, p95 {s['turns']['p95']}, "
@@ -562,8 +569,9 @@ class SimulationReport:
             # to show, and a 0% share "of no games" would read as a result
             L.append("  turns, scores, win shares: none, no game ended (they count finished "
                      "games only)")
-        L.append(f"  no winner        {s['no_winner']}   shared wins {s['shared_wins']}   "
-                 f"tie-breaks {s['tie_breaks']} ({100 * s['tie_rate']:.1f}%)")
+        L.append(f"  no winner        {s['no_winner']}   draws {s['metrics']['draws']}   shared wins "
+                 f"{s['shared_wins']}" + (f"   tie-breaks {s['tie_breaks']} ({100 * s['tie_rate']:.1f}%; "
+                                          f"{', '.join(s['tie_break_rules'])})" if "tie_break_rules" in s else ""))
         m = s["metrics"]
         L.append(f"  metrics          decisiveness {_f(m['decisiveness'])}, drawishness "
                  f"{_f(m['drawishness'])}, lead changes mean {_f(m['lead_changes']['mean'])}, "

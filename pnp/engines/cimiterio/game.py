@@ -26,6 +26,7 @@ class Cimiterio(Playout, PositionChecks, Notation):
     default_players = 2         # the usual game; 1 is the solo variant
     rule_points = tuple(f"C{i}" for i in range(1, 27))
     game_win_rules = ("C14",)   # the broken gate: the zombies win, every player loses
+    tie_break_rules = ("C23",)  # the tie-break zombie decides a tie on points
     default_options: ClassVar[dict] = {
         "metric": "bfs",            # path toward the gate: bfs (shortest over gaps) | manhattan
         "step": "down-first",       # tie between equally short steps: down-first | across-first
