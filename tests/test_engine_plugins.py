@@ -161,3 +161,25 @@ def test_a_declared_draw_is_a_draw_and_a_counter_that_never_counted_is_zero(monk
     assert m["drawishness"] == m["draws"] / 200 and s["no_winner_rules"] == []
     assert game_kind(CoinToss, [s])[0] == COMPETITIVE
     assert "game_wins" not in s
+
+
+class HiddenToss(CoinToss):
+    """The toss with hidden information (an observation) and no bots of its own."""
+
+    def observation(self, seat: int) -> dict:
+        return {"legal": [self.move_text(m) for m in self.legal_moves()]}
+
+
+def test_a_game_with_hidden_information_and_no_bots_of_its_own_plays_random_from_its_observation(monkeypatch):
+    """`random` plays from the observation's legal list (it was refused as a bot that would see
+    hidden information, with no bot left to play such a game)."""
+    from pnp.engines.fairness import fair_bot
+    from pnp.engines.simulate import bot_names, hidden_information, simulate
+    monkeypatch.setitem(core._REGISTRY, "hidden-toss", HiddenToss)
+    HiddenToss.name = "hidden-toss"
+    assert hidden_information(HiddenToss) and bot_names(HiddenToss) == ("random",)
+    s = simulate("hidden-toss", games=20, players=2, seed=1).summary()
+    assert s["completed"] == 20 and s["crashed"] == 0
+    assert fair_bot("hidden-toss") == "random"
+    refused = CliRunner().invoke(main, ["simulate", "hidden-toss", "--games", "2", "--bot", "greedy"])
+    assert refused.exit_code == 2 and "would see hidden information" in refused.output

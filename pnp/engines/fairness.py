@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pnp.engines.conclusions import PLAYERS_VS_GAME, pct
 from pnp.engines.core import get_game
 from pnp.engines.playtest import run_playtest
-from pnp.engines.simulate import DEFAULT_MAX_TURNS
+from pnp.engines.simulate import DEFAULT_MAX_TURNS, hidden_information
 
 
 def fair_bot(game: str) -> str:
@@ -31,7 +31,7 @@ def fair_bot(game: str) -> str:
     for name in own:
         if name != "random":
             return name
-    return "greedy"
+    return "random" if hidden_information(cls) else "greedy"   # greedy would see hidden information
 
 
 @dataclass

@@ -112,13 +112,27 @@ def hidden_information(cls) -> bool:
     return callable(getattr(cls, "observation", None))
 
 
+def observation_random(observation: dict, rng: Rng) -> str:
+    """The random bot of a game with hidden information that has none of its own: a uniformly
+    random move text of the observation's ``legal`` list (the protocol puts the seat's legal
+    moves there: what it may play, it may see)."""
+    legal = observation["legal"]
+    return legal[rng.randbelow(len(legal))]
+
+
+def observation_bots(cls) -> dict[str, Callable]:
+    """The bots that play ``cls`` from an observation: the game's ``observation_bots``, and
+    ``random`` even when the game declares none."""
+    return {"random": observation_random, **(getattr(cls, "observation_bots", None) or {})}
+
+
 def bot_names(cls) -> tuple[str, ...]:
     """The bots that may play ``cls``: a game with hidden information only offers its
     observation bots (they see what their player may see); others offer the generic ones and
     the game's own ``bots`` (e.g. the Zombies vs Vampires racer)."""
     if hidden_information(cls):
         searchable = callable(getattr(cls, "determinize", None))
-        return tuple(getattr(cls, "observation_bots", {}) or {}) + (("ismcts",) if searchable else ())
+        return tuple(observation_bots(cls)) + (("ismcts",) if searchable else ())
     return BOTS + tuple(getattr(cls, "bots", {}) or {}) + ("mcts",)
 
 
@@ -178,7 +192,7 @@ def get_game_bot(cls, name: str) -> Callable:
     if searcher is not None:
         return searcher
     if hidden_information(cls):
-        obs_bots = getattr(cls, "observation_bots", None) or {}
+        obs_bots = observation_bots(cls)
         if name not in obs_bots:
             # a bot that plays from the whole position exists but would cheat here; any other
             # name is simply not a bot (a typo, or another game's bot)
