@@ -297,7 +297,10 @@ def check_rules(packs: list[Pack]) -> None:
     checker is loaded only for a pack that has rules."""
     if not any(composition.has_rules(pack.root) for pack in packs):
         return
-    errors = [f for pack in packs for f in composition.check_composition(pack) if f.severity == composition.ERROR]
+    # each finding once, in file and line order, as `pnp check` says them: a card of quantity 4
+    # breaking a rule is one finding, not four
+    errors = sorted(dict.fromkeys(f for pack in packs for f in composition.check_composition(pack)
+                                  if f.severity == composition.ERROR), key=composition.Finding.sort_key)
     if errors:
         lines = [f"the rules checker found {len(errors)} error{'s' * (len(errors) != 1)}; "
                  "nothing was printed (fix them, or build with --force):", *map(str, errors)]

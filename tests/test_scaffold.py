@@ -174,3 +174,20 @@ def test_text_inside_a_transform_is_not_judged_by_its_own_coordinates(tmp_path):
     checked = CliRunner().invoke(main, ["check", str(pack)])
     assert checked.exit_code == 0, checked.output
     assert checked.output.strip().splitlines()[-1].endswith("moved: clean"), checked.output
+
+
+def test_a_rule_broken_by_a_card_of_quantity_four_is_one_error_in_build_as_in_check(tmp_path):
+    """The build listed a finding once per copy of the card ("found 4 errors", the same line
+    four times) where `pnp check` says it once."""
+    assert CliRunner().invoke(main, ["new", "rules", "--dir", str(tmp_path)]).exit_code == 0
+    cards = tmp_path / "rules" / "cards.csv"
+    with cards.open(encoding="utf-8", newline="") as file:
+        rows = list(csv.reader(file))
+    knight = next(row for row in rows if row[0] == "knight")
+    knight[rows[0].index("quantity")], knight[rows[0].index("power")] = "4", "9"
+    with cards.open("w", encoding="utf-8", newline="") as file:
+        csv.writer(file).writerows(rows)
+    built = CliRunner().invoke(main, ["build", str(tmp_path / "rules"), "--lang", "en", "--out", str(tmp_path / "out")])
+    assert built.exit_code != 0
+    assert "the rules checker found 1 error;" in built.output, built.output
+    assert built.output.count("[heroes.power] card knight.power") == 1
