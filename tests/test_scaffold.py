@@ -191,3 +191,21 @@ def test_a_rule_broken_by_a_card_of_quantity_four_is_one_error_in_build_as_in_ch
     assert built.exit_code != 0
     assert "the rules checker found 1 error;" in built.output, built.output
     assert built.output.count("[heroes.power] card knight.power") == 1
+
+
+def test_a_template_word_missing_in_a_language_is_an_error_the_build_survives(tmp_path):
+    """`pnp check` called a missing template word fatal ('cannot be used as it is', exit 2) while
+    `pnp build` prints the source language's word and writes the PDF; now both agree: an error
+    to fix (exit 1), refused only by `build --strict`."""
+    assert CliRunner().invoke(main, ["new", "words", "--dir", str(tmp_path)]).exit_code == 0
+    it = tmp_path / "words" / "text" / "it.yaml"
+    it.write_text(it.read_text(encoding="utf-8").replace("  power: Forza\n", ""), encoding="utf-8")
+    checked = CliRunner().invoke(main, ["check", str(tmp_path / "words")])
+    assert checked.exit_code == 1, checked.output
+    assert "error [text.missing] ui.power: [it]" in checked.output and "cannot be used" not in checked.output
+    out = tmp_path / "out"
+    built = CliRunner().invoke(main, ["build", str(tmp_path / "words"), "--lang", "it", "--out", str(out)])
+    assert built.exit_code == 0 and "text key 'ui.power' has no 'it' text: using the 'en' text" in built.output
+    strict = CliRunner().invoke(main, ["build", str(tmp_path / "words"), "--lang", "it", "--strict",
+                                       "--out", str(tmp_path / "strict")])
+    assert strict.exit_code == 2 and not list((tmp_path / "strict").rglob("*.pdf")), strict.output

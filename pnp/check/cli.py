@@ -15,7 +15,8 @@ from pnp.pack import available_packs
 @click.argument("games", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Warnings fail the check too (exit 1).")
-@click.option("--no-print", is_flag=True, help="Skip the print checks (rendering every face: text fit, glyphs, size).")
+@click.option("--no-print", is_flag=True, help="Skip the print checks (rendering every face: text fit, glyphs, size, "
+              "and the text keys only templates ask for, which rendering finds).")
 @click.option("--engine", is_flag=True, help="Also play a small fixed-seed batch with the pack's rules engine: "
               "rule points that cannot fire or did not fire (rules.unreachable, rules.unfired).")
 def check(games, fmt, strict, no_print, engine):

@@ -119,16 +119,18 @@ def _finding(pack: Pack, problem: Problem, reported: set[tuple[str, str]]) -> Fi
                            _HINTS[code], pack.id, _REFUSED_BY_BUILD, lang, problem.face, problem.detail)
         return _at_problem(pack, problem, _HINTS[code])
     if code == TEXT_MISSING:
+        # an error, not fatal: the build prints the source language's text (it refuses it only
+        # with --strict), as the loader's text.missing says
         if (text_key, lang) in reported:
             return None             # already reported, by the loader or a rules check
         source = pack.sources.get(f"text:{lang}")
         if source is None:
-            return _at_problem(pack, problem, f"add {text_key} to text/{lang}.yaml")
+            return replace(_at_problem(pack, problem, f"add {text_key} to text/{lang}.yaml"), fatal=False)
         parent = tuple(text_key.split("."))[:-1]    # the key's would-be parent in the text file
         line = source.line(parent) if parent and parent in source.lines else 0
         return finding(ERROR, TEXT_MISSING, source.file, line, text_key,
                        f"text key {text_key!r} has no {lang!r} text (needed by {problem.key})",
-                       f"add {text_key} to text/{lang}.yaml", pack.id, _REFUSED_BY_BUILD, lang=lang,
+                       f"add {text_key} to text/{lang}.yaml", pack.id, False, lang=lang,
                        face=problem.face, text_key=text_key, language=lang)
     return _at_problem(pack, problem, _COMPONENT_HINT if code.startswith("component.") else _TEMPLATE_HINT)
 
