@@ -183,3 +183,18 @@ def test_a_game_with_hidden_information_and_no_bots_of_its_own_plays_random_from
     assert fair_bot("hidden-toss") == "random"
     refused = CliRunner().invoke(main, ["simulate", "hidden-toss", "--games", "2", "--bot", "greedy"])
     assert refused.exit_code == 2 and "would see hidden information" in refused.output
+
+
+def test_an_installed_engine_s_rules_document_is_in_pnp_docs(tmp_path, monkeypatch):
+    """A plugin's rules: `rules_doc` beside its module (here an absolute path) is `pnp docs
+    rules/<engine>` (there was no way to show a designer's rules, though findings sent there)."""
+    rules = tmp_path / "rules.md"
+    rules.write_text("# Coin toss: rules as the engine plays them\n\nK1: heads wins. K2: tails draws.\n",
+                     encoding="utf-8")
+    monkeypatch.setattr(CoinToss, "rules_doc", str(rules), raising=False)
+    monkeypatch.setitem(core._REGISTRY, "coin-toss", CoinToss)
+    CoinToss.name = "coin-toss"
+    listed = CliRunner().invoke(main, ["docs"])
+    assert "rules/coin-toss" in listed.output and "Coin toss: rules as the engine plays them" in listed.output
+    shown = CliRunner().invoke(main, ["docs", "rules/coin-toss"])
+    assert shown.exit_code == 0 and shown.output == rules.read_text(encoding="utf-8")

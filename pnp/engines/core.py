@@ -478,6 +478,8 @@ class GameState:
     tie_break_rules: ClassVar[tuple[str, ...]] = ()
     # game-specific figures returned by stats(): key -> short human label (report order)
     stat_labels: ClassVar[dict[str, str]] = {}
+    # the engine's rules document, Markdown, beside its module: `pnp docs rules/<engine>`
+    rules_doc: ClassVar[str | None] = None
 
     def __init__(self, players: int = 2, seed: int | str = 0, variants=None,
                  options: dict | None = None, *, _empty: bool = False):

@@ -165,6 +165,7 @@ def pack_findings(pack) -> list:
     for f in check_reachability(pack.engine, base=base):
         severity = ERROR if f["code"] == UNREACHABLE else WARNING
         out.append(finding(severity, f["code"], pack.root / "pack.yaml", _engine_line(pack), "engine", f["message"],
-                           "see the rule point in the rules doc: a variant or option (a map...) that lets it happen, or more games (pnp simulate)",
+                           f"see the rule point in the rules (pnp docs rules/{pack.engine}): a variant or option (a map...) "
+                           "that lets it happen, or more games (pnp simulate)",
                            pack.id, rule_point=f["rule"], where=f["where"]))
     return out
