@@ -213,3 +213,28 @@ def test_text_that_overflows_is_not_also_text_small():
     report = FitReport()
     box("word " * 200, w=10, h=3, size=5, min_size=5, report=report)
     assert [i.code for i in report.issues] == ["text.fit"]
+
+
+def test_text_past_the_card_is_judged_in_one_pass_and_its_marks_leave_no_trace():
+    """Each textbox drawn past the card's edge is marked in the face's SVG; one pass keeps the
+    issues of the marks outside every transform or nested <svg>, and takes every mark out (the
+    SVG then equals one drawn without the check)."""
+    from pnp.render.textbox import off_card_issues
+    report = FitReport()
+    textbox = make_textbox(report, ASSETS, card_mm=(63.0, 88.0))
+    parts = [str(textbox("low", 2, 85, 30, 8)), '<g transform="translate(0,-40)">', str(textbox("moved", 2, 85, 30, 8)),
+             "</g>", '<svg x="0" y="0"><rect width="1" height="1"/>', str(textbox("nested", 2, 85, 30, 8)),
+             "</svg>", str(textbox("inside", 2, 10, 30, 8)), str(textbox("left", -20, 10, 30, 8))]
+    svg = '<svg width="63mm">' + "".join(parts) + "</svg>"       # a face: one root
+    assert [i.text for i in report.off_card] == ["low", "moved", "nested", "left"]
+    clean, kept = off_card_issues(svg, report.off_card)
+    assert [i.text for i in kept] == ["low", "left"]
+    assert "pnp-off-card" not in clean and "<!--" not in clean
+    plain = make_textbox(FitReport(), ASSETS)
+    assert clean == '<svg width="63mm">' + "".join([str(plain("low", 2, 85, 30, 8)), '<g transform="translate(0,-40)">',
+                             str(plain("moved", 2, 85, 30, 8)), "</g>", '<svg x="0" y="0"><rect width="1" height="1"/>',
+                             str(plain("nested", 2, 85, 30, 8)), "</svg>", str(plain("inside", 2, 10, 30, 8)),
+                             str(plain("left", -20, 10, 30, 8))]) + "</svg>"
+    many = "".join(str(textbox(f"n{i}", 2, 85, 30, 8)) for i in range(2000))
+    clean, kept = off_card_issues(many, report.off_card)
+    assert len(kept) == 2000 and "pnp-off-card" not in clean

@@ -29,7 +29,7 @@ from jinja2.utils import missing
 from pnp.i18n.lookup import TextLookupError
 from pnp.i18n.texts import MissingText, Texts
 from pnp.limits import MAX_TEMPLATE_BYTES, MAX_TEMPLATE_EXPONENT, MAX_TEMPLATE_VALUE
-from pnp.render.textbox import make_textbox, untransformed
+from pnp.render.textbox import make_textbox, off_card_issues
 from pnp.schema import did_you_mean
 from pnp.shipped import templates_dir
 from pnp.text.fitreport import FitReport
@@ -404,7 +404,8 @@ class Renderer:
         except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError, IndexError,
                 jinja2.TemplateError) as error:
             raise self._problem(TEMPLATE_ERROR, error, template_name, _plain_words(error)) from None
-        report.issues.extend(issue for issue, elements in report.off_card if untransformed(svg, elements))
+        svg, placed = off_card_issues(svg, report.off_card)     # the marks out, the issues judged
+        report.issues.extend(placed)
         return svg, report
 
     def _unknown_filter(self, error: jinja2.TemplateSyntaxError) -> str:

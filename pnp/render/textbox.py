@@ -198,43 +198,46 @@ def make_textbox(report: FitReport, assets: TextAssets | None = None, card_mm: t
         if card_mm is not None:
             extent = ink_extent(result, float(x), float(y), box[0], box[1], align, valign)
             past = off_card(extent, card_mm) if extent is not None else ""
-            if past:            # kept by `report.placed_off_card` only where no transform moves it
-                report.off_card.append((FitIssue(TEXT_OFF_CARD, text, box, float(min_size), font, reason=past),
-                                        elements))
+            if past:            # an issue only where no transform moves it: marked, judged by off_card_issues
+                elements = _OFF_CARD_MARK.format(len(report.off_card)) + elements
+                report.off_card.append(FitIssue(TEXT_OFF_CARD, text, box, float(min_size), font, reason=past))
         return Markup(elements)
 
     return textbox
 
 
-# An SVG tag, its name and attributes (attribute values hold no '>': the templates escape them).
-_TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)([^>]*?)(/?)>")
+# A textbox drawn past the card's edge is led by this comment in the face's SVG until the face
+# is judged (its number in FitReport.off_card); a card's text never holds it (text is escaped).
+_OFF_CARD_MARK = "<!--pnp-off-card:{}-->"
+# The mark, or an SVG tag with its name and attributes (attribute values hold no '>': the
+# templates escape them).
+_MARK_OR_TAG = re.compile(r"<!--pnp-off-card:(\d+)-->|<(/?)([A-Za-z][\w:.-]*)([^>]*?)(/?)>")
+_MARK = re.compile(r"<!--pnp-off-card:\d+-->")
 _MOVES = re.compile(r"\stransform\s*=")
 
 
-def untransformed(svg: str, fragment: str) -> bool:
-    """`fragment` occurs in `svg` outside every element that moves its contents (a `transform`
-    attribute, or a nested <svg>): its coordinates are the face's own."""
-    starts = set()
-    at = svg.find(fragment)
-    while at >= 0:
-        starts.add(at)
-        at = svg.find(fragment, at + 1)
-    if not starts:
-        return False
+def off_card_issues(svg: str, issues: list[FitIssue]) -> tuple[str, list[FitIssue]]:
+    """(the face's SVG without the marks, the issues of the marked textboxes that are outside
+    every element moving its contents: a `transform` attribute, or a nested <svg>). One pass
+    over the SVG, however many textboxes are marked."""
+    if not issues:
+        return svg, []
+    kept = []
     stack: list[bool] = []          # each open element: does it move its contents
     moved = 0
-    for tag in _TAG.finditer(svg):
-        if tag.start() in starts and not moved:
-            return True
-        closing, name, attributes, empty = tag.groups()
-        if closing:
+    for found in _MARK_OR_TAG.finditer(svg):
+        number, closing, name, attributes, empty = found.groups()
+        if number is not None:
+            if not moved:
+                kept.append(issues[int(number)])
+        elif closing:
             if stack and stack.pop():
                 moved -= 1
         elif not empty:
             moves = bool(_MOVES.search(attributes)) or (name == "svg" and bool(stack))
             stack.append(moves)
             moved += moves
-    return False
+    return _MARK.sub("", svg), kept
 
 
 def _rich(report: FitReport, rich: markup.Rich, pack: TextAssets, font: str, style: str, box: tuple[float, float],

@@ -90,9 +90,9 @@ class FitReport:
     issues: list[FitIssue] = field(default_factory=list)
     missing_keys: list[str] = field(default_factory=list)   # text keys with no text in the language
     boxes: list[MeasuredBox] = field(default_factory=list)  # every box measured, in drawing order
-    # TEXT_OFF_CARD issues with the SVG their box wrote: an issue only once the face's whole SVG
-    # shows no transform moving it (pnp.render.textbox.untransformed), so not in `issues` yet
-    off_card: list[tuple[FitIssue, str]] = field(default_factory=list)
+    # TEXT_OFF_CARD issues of textboxes marked in the face's SVG: an issue only once the whole
+    # SVG shows no transform moving it (pnp.render.textbox.off_card_issues), so not in `issues` yet
+    off_card: list[FitIssue] = field(default_factory=list)
 
     def measure(self, text: str, box_mm: tuple[float, float], min_size_pt: float, font: str,
                 overflow: bool, missing: tuple[str, ...] | list[str], what: str = "", *,
