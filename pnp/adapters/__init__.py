@@ -1,6 +1,7 @@
 """Adapters that put the rules engines behind other libraries' interfaces.
 
-``pnp.adapters.pettingzoo``: a PettingZoo AEC environment per shipped game (docs/agents.md). It
+``pnp.adapters.pettingzoo``: a PettingZoo AEC environment per engine that declares its
+``agent_encoding`` (the shipped games, and any plugin engine; docs/agents.md). It
 needs the optional extra ``agents`` (``pip install 'pnp[agents]'``); this package imports nothing
 heavy, so ``pnp`` itself never loads PettingZoo, Gymnasium or NumPy.
 """

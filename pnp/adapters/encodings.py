@@ -12,13 +12,17 @@ fresh position and then serves every position of that configuration:
   (``layout``) each with its upper bound (``high``). A game with hidden information (it defines
   ``observation(seat)``) is encoded from that observation alone, never from the position.
 
-Layouts and N per game: docs/agents.md.
+A game's engine names its encoding in ``GameState.agent_encoding`` (``"module:Class"``), so a
+designer's engine, an installed ``pnp.engines`` plugin, brings its own Encoding subclass without
+any change here; the shipped games' encodings below are found the same way. Layouts and N per
+game: docs/agents.md.
 """
 from __future__ import annotations
 
+import pkgutil
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from pnp.adapters import EXTRA_HINT
 
@@ -29,7 +33,7 @@ except ImportError as error:   # numpy comes with the `agents` extra (gymnasium 
 
 from pnp.engines.core import GameState
 
-__all__ = ["Encoding", "EncodingError", "Features", "encoding_for", "ENCODINGS"]
+__all__ = ["Encoding", "EncodingError", "Features", "encoding_class", "encoding_for"]
 
 
 class EncodingError(RuntimeError):
@@ -69,9 +73,8 @@ class Features:
 class Encoding:
     """A game's action numbering and observation vector (see the module docstring)."""
 
-    game: ClassVar[str] = ""
-
     def __init__(self, probe: GameState):
+        self.game = probe.name   # the engine's registered name, for messages
         self.players = probe.players
         self.keys: tuple = tuple(self._action_keys(probe))
         self.index: dict[Hashable, int] = {k: i for i, k in enumerate(self.keys)}
@@ -129,7 +132,6 @@ class CimiterioEncoding(Encoding):
     scores, captures, deck sizes, the turn's slots); never the order of a deck or the covered
     cards of a group."""
 
-    game = "cimiterio"
 
     def __init__(self, probe: GameState):
         from pnp.engines.cimiterio.actions import NOISE_MODES, PERSONAL_CHOICES
@@ -200,7 +202,6 @@ class ZombieRunEncoding(Encoding):
     are hidden, Z1): the own hand, every table, hand sizes, who is alive, deck size, discard
     pile, the special rule's use, the phase and whose turn it is."""
 
-    game = "zombie-run"
     PHASES = ("living", "zombie", "over")
 
     def __init__(self, probe: GameState):
@@ -247,7 +248,6 @@ class ZombiesVsVampiresEncoding(Encoding):
     size). Observation: the whole position (nothing is hidden; the dice are rolled by the
     engine's RNG, which is never shown)."""
 
-    game = "zombies-vs-vampires"
 
     def __init__(self, probe: Any):
         geo = probe.geo
@@ -297,16 +297,29 @@ class ZombiesVsVampiresEncoding(Encoding):
         return f
 
 
-ENCODINGS: dict[str, type[Encoding]] = {
-    e.game: e for e in (CimiterioEncoding, ZombieRunEncoding, ZombiesVsVampiresEncoding)}
+def encoding_class(game: type[GameState]) -> type[Encoding]:
+    """The Encoding subclass that ``game`` declares in ``agent_encoding``, importing a
+    ``"module:Class"`` now. ValueError, one line naming the engine, when it declares none or the
+    declaration does not give an Encoding subclass."""
+    declared = game.agent_encoding
+    if declared is None:
+        raise ValueError(f"no agent encoding for the engine {game.name!r}: its GameState class needs "
+                         f"agent_encoding = 'package.module:EncodingClass', a subclass of "
+                         f"pnp.adapters.encodings.Encoding (docs/agents.md, Other engines)")
+    found: Any = declared
+    if isinstance(declared, str):
+        try:
+            found = pkgutil.resolve_name(declared)
+        except Exception as error:      # noqa: BLE001 - a designer's module may fail to import in any way
+            raise ValueError(f"the engine {game.name!r} declares agent_encoding = {declared!r}, which does "
+                             f"not load: {type(error).__name__}: {error}") from None
+    if not (isinstance(found, type) and issubclass(found, Encoding)):
+        raise ValueError(f"the engine {game.name!r} declares agent_encoding = {declared!r}, which is not a "
+                         f"subclass of pnp.adapters.encodings.Encoding but {found!r}")
+    return found
 
 
 def encoding_for(probe: GameState) -> Encoding:
-    """The encoding of ``probe``'s game, players and options (ValueError for an engine that
-    has none: a designer's own engine needs its own Encoding subclass)."""
-    try:
-        cls = ENCODINGS[probe.name]
-    except KeyError:
-        raise ValueError(f"no agent encoding for the engine {probe.name!r}; encoded: "
-                         f"{', '.join(sorted(ENCODINGS))}") from None
-    return cls(probe)
+    """The encoding of ``probe``'s game, players and options (ValueError as in
+    :func:`encoding_class`)."""
+    return encoding_class(type(probe))(probe)

@@ -20,7 +20,8 @@ Stable API (other engines import it):
   figures for the simulation report), ``unfinished_rules`` (outcome rules meaning "did not end"),
   ``game_win_rules`` (outcome rules meaning "the game beat the players": a cooperative game),
   ``draw_rules`` (no-winner outcomes that are draws), ``tie_break_rules`` (rule points of a
-  broken tie).
+  broken tie), ``agent_encoding`` (the game's ``pnp.adapters.encodings.Encoding`` for agents'
+  environments, as ``"module:Class"``; docs/agents.md).
 - ``random_playout(rng)``: uniform random play to the end with ``legal_moves()`` every ply (the
   benchmarks' definition); engines may override it without undo records.
 - Hidden information: a game whose players do not see everything defines ``observation(seat)``
@@ -480,6 +481,11 @@ class GameState:
     stat_labels: ClassVar[dict[str, str]] = {}
     # the engine's rules document, Markdown, beside its module: `pnp docs rules/<engine>`
     rules_doc: ClassVar[str | None] = None
+    # agents' environments (pnp.adapters.pettingzoo): the game's Encoding subclass, declared where
+    # the engine is so a designer's engine brings its own as it brings its rules. "module:Class" is
+    # imported only when an environment is made (the engine itself never loads NumPy, which
+    # Encoding needs); the class itself is taken too. None: no environment for this game.
+    agent_encoding: ClassVar[str | type | None] = None
 
     def __init__(self, players: int = 2, seed: int | str = 0, variants=None,
                  options: dict | None = None, *, _empty: bool = False):

@@ -21,6 +21,7 @@ from pnp.engines.core import Outcome, register
 class Cimiterio(Playout, PositionChecks, Notation):
     """Cimiterio: 1-4 players steer two guardians to lure 35 zombies back into their tombs."""
 
+    agent_encoding = "pnp.adapters.encodings:CimiterioEncoding"   # pnp.adapters (docs/agents.md)
     min_players = 1
     max_players = 4
     default_players = 2         # the usual game; 1 is the solo variant

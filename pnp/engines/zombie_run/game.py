@@ -24,6 +24,7 @@ from pnp.engines.zombie_run.validation import PositionChecks
 class ZombieRun(Playout, Notation, PositionChecks):
     """Zombie! Run for Your Lives! (3-7 players)."""
 
+    agent_encoding = "pnp.adapters.encodings:ZombieRunEncoding"   # pnp.adapters (docs/agents.md)
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 7
     default_options: ClassVar[dict] = {

@@ -32,6 +32,7 @@ from pnp.engines.zombies_vs_vampires.walls import all_spots, fits, toggled
 class ZombiesVsVampires(PositionChecks):
     """Zombies vs Vampires (2-4 players)."""
 
+    agent_encoding = "pnp.adapters.encodings:ZombiesVsVampiresEncoding"   # pnp.adapters (docs/agents.md)
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     default_options: ClassVar[dict] = {
