@@ -14,6 +14,7 @@ from pdftext import pdf_pages
 from pnp import print_constants as pc
 from pnp.errors import DataError
 from pnp.pack import load_pack
+from pnp.scaffold.cli import write_pack
 from pnp.tuckbox import (
     DEPTH_PLAY_MM,
     HOME_CARD_THICKNESS_MM,
@@ -23,6 +24,7 @@ from pnp.tuckbox import (
     plan_tuckboxes,
     write_tuckboxes_pdf,
 )
+from pnp.tuckbox.draw import band_rect
 from pnp.tuckbox.geometry import BoxSize, Piece, net
 from pnp.tuckbox.pages import PRINTER_MARGIN_MM
 from pnp.units import mm
@@ -249,6 +251,29 @@ def test_each_front_carries_its_name_in_every_language(cimiterio, tmp_path):
             assert box.name == cimiterio.texts[lang][key]
             (page, front), = [(page, rect) for page, name, rect in box.page_parts() if name == "front"]
             assert box.name in text_in(path, page, front), (lang, box.name)
+
+
+def test_the_back_does_not_show_through_the_name_band(tmp_path):
+    """The starter's back prints the game's name low on a dark card, where the front's name band
+    lies: the band is opaque paper, so that title cannot read as a ghost beside the box's names.
+    The band's edges, left and right of its text, are white on the page."""
+    write_pack(tmp_path / "lantern")
+    path = tmp_path / "box.pdf"
+    box, = write_tuckboxes_pdf(load_pack(tmp_path / "lantern"), "en", path)
+    (page, front), = [(page, rect) for page, name, rect in box.page_parts() if name == "front"]
+    x, y, w, h = band_rect(front)
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        scale = 4                                          # 288 dpi: one pixel is 0.09 mm
+        image = pdf[page].render(scale=scale).to_pil().convert("L")
+    finally:
+        pdf.close()
+    px = scale * 72 / 25.4                                 # pixels per mm
+    top, bottom = round((y + 0.3) * px), round((y + h - 0.3) * px)
+    for left in (x + 0.3, x + w - 2.5):                    # the names start 3 mm inside the band
+        edge = image.crop((round(left * px), top, round((left + 2.2) * px), bottom))
+        assert edge.getextrema()[0] == 255, left
+    assert image.crop((round(x * px), round((y - 5) * px), round((x + w) * px), round(y * px))).getextrema()[0] < 100
 
 
 def test_same_bytes_every_time(cimiterio, tmp_path):

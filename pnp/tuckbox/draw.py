@@ -23,7 +23,6 @@ from pnp.units import mm
 NAME_PT, NAME_MIN_PT = 13.0, 6.0        # the name on the front (shrinks, wraps to two lines)
 LABEL_PT, LABEL_MIN_PT = 9.0, 6.0       # names on the back, sides and lid; the sizes on the bottom
 STRIP_PT, STRIP_MIN_PT = 7.0, 6.0       # the instruction strip and page label
-BAND_OPACITY = "0.94"                   # the paper band behind a name over the art
 LEGEND_SAMPLE_MM = 8.0
 LEGEND_WORD_MM = 16.0
 
@@ -98,13 +97,20 @@ def _names(s: Sketch, p: Placed, text: PanelText) -> None:
         _optional(s, text.sizes, x + 3, y + 0.5, w - 6, h - 1, "regular", direction="ltr")
 
 
-def _band(s: Sketch, panel: MmRect, game: str, name: str) -> None:
-    """A paper band across the foot of the front, the game's name (small) over the box's: both
-    must fit."""
+def band_rect(panel: MmRect) -> MmRect:
+    """The name band on a front panel (mm, page coordinates): across its foot, low on the panel
+    because card backs put their emblem higher."""
     x, y, w, h = panel
     band_h = min(15.0, 0.17 * h)
-    band_y = y + h - band_h - 2.0         # low on the panel: card backs put their emblem higher
-    s.rect(x, band_y, w, band_h, fill=st.SHEET_PAPER, fill_opacity=BAND_OPACITY)
+    return x, y + h - band_h - 2.0, w, band_h
+
+
+def _band(s: Sketch, panel: MmRect, game: str, name: str) -> None:
+    """A paper band across the foot of the front, the game's name (small) over the box's: both
+    must fit. The band is opaque: a back often prints the game's title low on the card (the
+    starter's does), and any of it showing through would read as doubled text under the names."""
+    x, band_y, w, band_h = band_rect(panel)
+    s.rect(x, band_y, w, band_h, fill=st.SHEET_PAPER)
     title_h = 0.3 * band_h if game else 0.0
     if game:
         s.text(game, x + 3, band_y + 0.8, w - 6, title_h, size=STRIP_PT, min_size=NAME_MIN_PT, max_lines=1,
