@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnp.cli import main
+from pnp.composition.schema import KINDS
 
 TIMEOUT_S = 300     # a child that has not finished by then hangs (it takes seconds)
 COMMENTS = {".yaml": "#", ".j2": "{#", ".svg": "<!--"}
@@ -57,6 +59,15 @@ def test_new_writes_the_same_bytes_every_time(tmp_path):
     assert first == second
     assert hashlib.sha256(first["art/emblem.png"]).hexdigest() == hashlib.sha256(
         (Path(__file__).parent.parent / "pnp/scaffold/starter/art/emblem.png").read_bytes()).hexdigest()
+
+
+def test_the_starter_rules_name_every_rule_type(tmp_path):
+    """rules.yaml's opening comment lists every rule type the checker accepts (its KINDS), once each
+    and in the order KINDS declares them, so a new type is named there too ("#   type   what it checks")."""
+    assert CliRunner().invoke(main, ["new", "typed", "--dir", str(tmp_path)]).exit_code == 0
+    text = (tmp_path / "typed" / "rules.yaml").read_text(encoding="utf-8")
+    header = text[:text.index("\nrules:")]
+    assert [m.group(1) for m in re.finditer(r"^# {3}(\w+) {2,}\S", header, re.M)] == list(KINDS)
 
 
 def test_a_name_that_is_not_a_pack_id_is_refused_and_nothing_written(tmp_path):
