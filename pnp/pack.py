@@ -16,7 +16,7 @@ from pnp.i18n.hashes import hash_file
 from pnp.i18n.plurals import PluralText, check_forms, is_plural_mapping, with_folded
 from pnp.limits import MAX_CARDS, MAX_INT, MAX_PACK_FILES, MAX_PLAYERS, MAX_QUANTITY
 from pnp.text import packfonts
-from pnp.units import card_size_pt
+from pnp.units import card_size_pt, named_card_sizes
 from pnp.yamlsource import Source, dotted, load_source, parse_source, read_source_text
 
 if TYPE_CHECKING:
@@ -201,8 +201,7 @@ KIND = schema.Schema("kind", "A card kind: its templates and typed fields.", {
 DECK = schema.Schema("deck", "A deck: its cards, size and back.", {
     "id": schema.Field("slug", "Deck id, unique in the pack."),
     "name": schema.Field("text", "The deck's name (a text, or a text key)."),
-    "card_size": schema.Field("size", "Named size (poker, bridge, tarot, mini, mini-euro, euro, square) "
-                              "or '63mm x 88mm'.", DEFAULT_CARD_SIZE),
+    "card_size": schema.Field("size", f"Named size ({named_card_sizes()}) or '63mm x 88mm'.", DEFAULT_CARD_SIZE),
     "back": schema.Field("str?", "Back template for single-faced cards.", None),
     "cards": schema.Field("path", "Card list file, relative to the pack: YAML (a list of cards) or a "
                           "spreadsheet (.csv; .xlsx or .ods with the `sheets` extra), one card per row "

@@ -12,6 +12,7 @@ from typing import Any
 
 from pnp import schema
 from pnp.schema import Field, OneOf, Schema
+from pnp.units import named_card_sizes
 
 # The files of a pack, each with the module that declares its schema (imported on demand) and the
 # name the schema is registered under.
@@ -111,7 +112,8 @@ def reference() -> str:
               "| `list:<type>`, `map:<type>` | a list, or a mapping name -> value, of that type |",
               "| `<type>?` | optional: may be left out or null |",
               "| a mapping of types, `[a mapping]` | (card fields, collection entries) a nested mapping, "
-              "or a list of them |", "", "## Files", ""]
+              "or a list of them |", "",
+              f"The named card sizes (a `size`), width x height: {named_card_sizes()}.", "", "## Files", ""]
     seen: set[int] = set()
     for file, _what, spec in _file_schemas():
         _section(file, spec, seen, lines, 3)

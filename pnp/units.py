@@ -67,6 +67,11 @@ def parse_size(value: object) -> tuple[float, float]:
     return w, h
 
 
+def named_card_sizes() -> str:
+    """The named sizes with their trim in mm, for the reference: "poker 63 x 88 mm, bridge ..."."""
+    return ", ".join(f"{name} {w:g} x {h:g} mm" for name, (w, h) in CARD_SIZES_MM.items())
+
+
 def card_size_pt(value: object) -> tuple[float, float]:
     """A named card size (poker, bridge, ...) or an explicit "W x H" size -> (w_pt, h_pt)."""
     if isinstance(value, str) and value.strip().lower() in CARD_SIZES_MM:

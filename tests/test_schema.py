@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.errors import Problems
 from pnp.pack import available_packs, read_pack
+from pnp.units import CARD_SIZES_MM
 from pnp.yamlsource import load_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,6 +123,13 @@ def test_the_reference_is_up_to_date():
         "docs/reference.md is stale: run `pnp schema > docs/reference.md`"
     for word in ("### pack.yaml", "### components.yaml", "### rules.yaml", "`engine`", "| `face` |"):
         assert word in result.output
+
+
+def test_the_reference_gives_each_named_card_size_in_mm():
+    """A designer choosing `card_size: tarot` reads its trim in the reference, from pnp.units."""
+    reference = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
+    for name, (w, h) in CARD_SIZES_MM.items():
+        assert f"{name} {w:g} x {h:g} mm" in reference, name
 
 
 def _json_schemas(tmp_path: Path, game: str) -> dict[str, tuple[dict, list[str]]]:
