@@ -31,7 +31,7 @@ try:
 except ImportError as error:   # numpy comes with the `agents` extra (gymnasium needs it)
     raise ImportError(f"pnp.adapters needs NumPy: {EXTRA_HINT}") from error
 
-from pnp.engines.core import GameState
+from pnp.engines.core import GameState, designer_class
 
 __all__ = ["Encoding", "EncodingError", "Features", "encoding_class", "encoding_for"]
 
@@ -306,17 +306,9 @@ def encoding_class(game: type[GameState]) -> type[Encoding]:
         raise ValueError(f"no agent encoding for the engine {game.name!r}: its GameState class needs "
                          f"agent_encoding = 'package.module:EncodingClass', a subclass of "
                          f"pnp.adapters.encodings.Encoding (docs/agents.md, Other engines)")
-    found: Any = declared
-    if isinstance(declared, str):
-        try:
-            found = pkgutil.resolve_name(declared)
-        except Exception as error:      # noqa: BLE001 - a designer's module may fail to import in any way
-            raise ValueError(f"the engine {game.name!r} declares agent_encoding = {declared!r}, which does "
-                             f"not load: {type(error).__name__}: {error}") from None
-    if not (isinstance(found, type) and issubclass(found, Encoding)):
-        raise ValueError(f"the engine {game.name!r} declares agent_encoding = {declared!r}, which is not a "
-                         f"subclass of pnp.adapters.encodings.Encoding but {found!r}")
-    return found
+    load = (lambda: pkgutil.resolve_name(declared)) if isinstance(declared, str) else (lambda: declared)
+    return designer_class(load, Encoding, "subclass of pnp.adapters.encodings.Encoding", ValueError,
+                          f"the engine {game.name!r} declares agent_encoding = {declared!r}")
 
 
 def encoding_for(probe: GameState) -> Encoding:

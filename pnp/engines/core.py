@@ -288,20 +288,27 @@ def get_game(name: str) -> type["GameState"]:
     if name not in _REGISTRY:
         found = _entry_points().get(name)
         if found is not None:
-            try:
-                cls = found.load()
-            except Exception as error:      # noqa: BLE001 - a designer's package may fail to import in any way
-                raise RecordError(f"the engine {name!r} is registered as {found.value!r} (pnp.engines entry "
-                                  f"point) but does not load: {type(error).__name__}: {error}") from None
-            if not (isinstance(cls, type) and issubclass(cls, GameState)):
-                raise RecordError(f"the engine {name!r} is registered as {found.value!r} (pnp.engines entry "
-                                  f"point), which is not a GameState subclass but {cls!r}")
+            cls = designer_class(found.load, GameState, "GameState subclass", RecordError,
+                                 f"the engine {name!r} is registered as {found.value!r} (pnp.engines entry point)")
             _REGISTRY.setdefault(name, cls)
             cls.name = name   # GameState.name: the engine's registered name
     try:
         return _REGISTRY[name]
     except KeyError:
         raise RecordError(f"unknown game {name!r}; known: {', '.join(game_names())}") from None
+
+
+def designer_class(load: Callable[[], Any], base: type, kind: str, error: type[ValueError], described: str) -> Any:
+    """The class a designer's declaration names, got by ``load`` (an entry point's ``load``, a
+    ``"module:Class"`` resolved), which must be a subclass of ``base`` (``kind`` in words);
+    else ``error`` whose one line is ``described`` and why."""
+    try:
+        found = load()
+    except Exception as problem:        # noqa: BLE001 - a designer's package may fail to import in any way
+        raise error(f"{described}, which does not load: {type(problem).__name__}: {problem}") from None
+    if not (isinstance(found, type) and issubclass(found, base)):
+        raise error(f"{described}, which is not a {kind} but {found!r}")
+    return found
 
 
 def game_names() -> list[str]:
