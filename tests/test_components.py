@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.components import plan_components, types, write_components
 from pnp.components import style as st
-from pnp.errors import DataError
+from pnp.errors import DataError, display_path
 from pnp.pack import load_pack
 from pnp.sheets.parts import paper_size, plan_tiles
 
@@ -605,8 +605,12 @@ def test_a_broken_pack_template_is_a_problem_not_a_traceback(tmp_path):
         f.write("- {type: template, template: track.svg.j2, width: 54mm, height: 20mm}\n")
     plan = plan_components(load_pack(copy), "en", "a4")
     [problem] = plan.problems
-    assert (problem.code, problem.key) == ("component.template", "components[1].template")
-    assert "no_such_value" in problem.message and problem.line == _entry_line(copy / "components.yaml", "track.svg.j2")
+    # at the template's line, like a card template's problem, naming the entry and where it is
+    assert (problem.code, problem.key) == ("template.undefined", "components[1].template")
+    assert (problem.file, problem.line) == (display_path(copy / "templates" / "track.svg.j2"), 1)
+    entry = _entry_line(copy / "components.yaml", "track.svg.j2")
+    assert problem.message == ("there is no variable 'no_such_value' "
+                               f"(named at {display_path(copy / 'components.yaml')}:{entry})")
 
 
 def draw_badge(ctx, spec):

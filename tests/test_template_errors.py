@@ -6,6 +6,7 @@ Every test works on a copy (of a shipped pack, or of tests/packs/tiny) in tmp_pa
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -203,6 +204,89 @@ def test_a_bel_in_a_pack_templates_own_output_is_refused_not_a_traceback(tmp_pat
     [problem] = plan_components(load_pack(pack), "en", "a4").problems
     assert (problem.code, problem.key) == ("component.template", "components[1].template")
     assert "not well-formed XML" in problem.message
+
+
+# ---- a pack's own template component: its mistakes at the template's line, like a card template's ---
+@pytest.fixture
+def track(tmp_path, monkeypatch) -> Path:
+    """A copy of zombie-run with a template component (track.svg.j2, whose text each test writes)."""
+    monkeypatch.chdir(tmp_path)
+    pack = tmp_path / "zombie-run"
+    shutil.copytree(DATA / "zombie-run", pack)
+    (pack / "templates").mkdir()
+    with (pack / "components.yaml").open("a", encoding="utf-8") as f:
+        f.write("- {type: template, template: track.svg.j2, width: 54mm, height: 20mm, label: track}\n")
+    return pack
+
+
+def _check_and_build(pack: Path) -> list[str]:
+    """The errors `pnp check` and `pnp build` print about `pack` (both exit 2, no traceback)."""
+    said = []
+    for command in (["check", "zombie-run"], ["build", "zombie-run", "--out", "out"]):
+        result = run_cli(*command, cwd=pack.parent)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        said.append(next(line for line in (result.stdout + result.stderr).splitlines() if "track.svg.j2:" in line))
+    return said
+
+
+def test_an_undefined_name_in_a_template_component_is_at_its_line_with_the_name_it_gets(track):
+    template = track / "templates" / "track.svg.j2"
+    template.write_text('<rect x="0" y="0" width="{{ w|mm }}" height="{{ h|mm }}" fill="#ffffff"/>\n'
+                        '<rect x="1" y="1" width="{{ (width - 2)|mm }}" height="5" fill="#000000"/>\n', encoding="utf-8")
+    entry = f"(named at zombie-run/components.yaml:{line_of(track / 'components.yaml', 'track.svg.j2')})"
+    reason = f"there is no variable 'width'; did you mean 'w'? {entry}"
+    [finding] = check_pack(track, {"print"})                     # one, not one per language and paper
+    assert (finding.rule, finding.file, finding.line, finding.key, finding.lang) == (
+        "template.undefined", "zombie-run/templates/track.svg.j2", 2, "components[1].template", "")
+    assert finding.message == reason and "components.yaml" in finding.hint and "card" not in finding.hint
+    checked, built = _check_and_build(track)
+    assert checked.startswith("zombie-run/templates/track.svg.j2:2: error [template.undefined] components[1].template: ")
+    assert built == f"zombie-run/templates/track.svg.j2:2: components[1].template: {reason}"
+
+
+def test_svg_a_template_component_writes_and_the_compiler_refuses_is_at_that_line(track):
+    template = track / "templates" / "track.svg.j2"
+    template.write_text('<rect x="0" y="0" width="{{ w|mm }}" height="{{ h|mm }}" fill="#ffffff"/>\n'
+                        '{% for i in range(copy) %}\n'
+                        '<circle cx="{{ 5 + i }}" cy="5" r="2" fill="#000000" filter="url(#blur)"/>\n'
+                        '{% endfor %}\n', encoding="utf-8")
+    [problem] = plan_components(load_pack(track), "en", "a4").problems
+    assert (problem.code, problem.file, problem.line, problem.key) == (
+        "template.svg", "zombie-run/templates/track.svg.j2", 3, "components[1].template")
+    assert problem.get("template") == "track.svg.j2" and problem.get("template_line") == 3
+    assert "attribute 'filter' is not supported on <circle>" in problem.message
+    checked, built = _check_and_build(track)
+    assert checked.startswith("zombie-run/templates/track.svg.j2:3: error [template.svg] components[1].template: ")
+    assert built.startswith("zombie-run/templates/track.svg.j2:3: components[1].template: <circle ")
+
+
+def test_a_template_component_not_found_or_asking_for_an_unknown_colour_is_one_message(track):
+    components = track / "components.yaml"
+    edit(components, "template: track.svg.j2", "template: trak.svg.j2")
+    [finding] = check_pack(track, {"print"})            # the same in every language: said once
+    assert (finding.rule, finding.file, finding.line, finding.key, finding.lang) == (
+        "template.not-found", "zombie-run/components.yaml", line_of(components, "trak.svg.j2"),
+        "components[1].template", "")
+    edit(components, "template: trak.svg.j2", "template: track.svg.j2")
+    (track / "templates" / "track.svg.j2").write_text('<rect x="0" y="0" width="{{ w|mm }}" height="{{ h|mm }}"\n'
+                                                      '      fill="{{ colour(\'hazrd\') }}"/>\n', encoding="utf-8")
+    [finding] = check_pack(track, {"print"})
+    assert (finding.rule, finding.file, finding.line, finding.lang) == (
+        "component.template", "zombie-run/templates/track.svg.j2", 2, "")
+    assert finding.message.startswith("'hazrd' is not a colour: ")
+
+
+def test_every_name_the_reference_says_a_template_component_gets_is_there(track):
+    """The schema's own words (docs/reference.md): each name it lists renders, w and h among them."""
+    from pnp.components.types import registered
+    doc = registered()["template"].schema.doc
+    names = {name.removesuffix("()") for name in re.findall(r"`([^`]+)`", doc)} - {"mm", "<svg>"}
+    assert {"w", "h", "copy", "count", "component"} <= names
+    (track / "templates" / "track.svg.j2").write_text(
+        '<rect x="0" y="0" width="{{ w|mm }}" height="{{ h|mm }}" fill="#ffffff"/>\n'
+        + "".join(f"{{% if {name} is not defined %}}{{{{ {name} }}}}{{% endif %}}\n" for name in sorted(names)),
+        encoding="utf-8")
+    assert not plan_components(load_pack(track), "en", "a4").problems
 
 
 # ---- templates stay inside the pack -----------------------------------------------------------------

@@ -6,7 +6,8 @@
 - template.*        a template fails: template.not-found, template.syntax, template.undefined, template.unsafe,
                     template.no-back, template.cycle, template.recursion, template.outside, template.too-big,
                     template.svg, template.error; one finding per broken template (pnp.render.failures),
-                    at its file and line, naming the first card it failed on and how many more
+                    at its file and line, naming the first card it failed on and how many more (or
+                    the components.yaml entry whose template it is)
 - text.lookup       t() of a plural text without its number, or a placeholder without a value
 - text.control-char a text holds a character XML cannot hold (BEL, U+0007...): it cannot be printed
 - text.markup       rich-text markup that does not balance (`**bold` never closed...; pnp.text.markup)
@@ -60,6 +61,7 @@ _OFF_CARD_HINT = ("move the textbox inside the card in the template: (0, 0) is t
 _REFUSED_BY_BUILD = True
 _COMPONENT_HINT = "fix the component's entry in components.yaml (or the data it reads)"
 _TEMPLATE_HINT = "fix the template or the card data it reads"
+_COMPONENT_TEMPLATE_HINT = "fix the template or the component's entry in components.yaml"
 
 
 def render_findings(pack: Pack, languages: list[str] | None = None,
@@ -132,6 +134,8 @@ def _finding(pack: Pack, problem: Problem, reported: set[tuple[str, str]]) -> Fi
                        f"text key {text_key!r} has no {lang!r} text (needed by {problem.key})",
                        f"add {text_key} to text/{lang}.yaml", pack.id, False, lang=lang,
                        face=problem.face, text_key=text_key, language=lang)
+    if problem.get("component") is not None:       # a component's template failed
+        return _at_problem(pack, problem, _COMPONENT_TEMPLATE_HINT)
     return _at_problem(pack, problem, _COMPONENT_HINT if code.startswith("component.") else _TEMPLATE_HINT)
 
 

@@ -26,7 +26,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jinja2
 from markupsafe import Markup
 
 from pnp.components import marks
@@ -34,13 +33,10 @@ from pnp.components.errors import COMPONENT_TEMPLATE, ComponentError
 from pnp.components.style import tint
 from pnp.components.svgkit import Sketch, text_markup
 from pnp.render.faces import pack_context
-from pnp.render.templates import Renderer
+from pnp.render.templates import Renderer, Sandbox, TemplateProblem
 
 if TYPE_CHECKING:
     from pnp.components.core import Context
-
-_ERRORS = (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError,
-           OverflowError)   # OverflowError: the sandbox's range refuses a loop of more than 100,000 steps
 
 
 class ArtRenderer:
@@ -48,7 +44,8 @@ class ArtRenderer:
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
-        self.env = environment(tuple(ctx.pack.template_dirs))
+        dirs = tuple(ctx.pack.template_dirs)
+        self.renderer = Renderer(list(dirs), environment(dirs))   # a drawing's own, in the process's environment
         self.what = ""
         self.globals: dict[str, Any] = {
             **pack_context(ctx.pack, ctx.lang),     # what card templates see too (pnp.render.faces)
@@ -69,23 +66,21 @@ class ArtRenderer:
     def render(self, name: str, what: str, key: str, values: dict[str, Any]) -> str:
         self.what = what
         try:
-            return self.env.get_template(name).render({**self.globals, **values})
-        except jinja2.TemplateNotFound as error:
-            dirs = ", ".join(str(d) for d in self.ctx.pack.template_dirs)
-            raise ComponentError(f"template {error.name!r} not found in {dirs}", key, COMPONENT_TEMPLATE) from None
-        except jinja2.TemplateSyntaxError as error:
-            raise ComponentError(f"template {error.filename or name}:{error.lineno}: {error.message}", key,
-                                 COMPONENT_TEMPLATE) from None
-        except ComponentError as error:       # colour() with an unknown name
-            raise ComponentError(f"template {name}: {error.message}", key, COMPONENT_TEMPLATE) from None
-        except _ERRORS as error:
-            message = getattr(error, "message", None) or str(error)
-            raise ComponentError(f"template {name}: {type(error).__name__}: {message}", key,
-                                 COMPONENT_TEMPLATE) from None
+            return self.renderer.run(name, {**self.globals, **values})
+        except TemplateProblem as problem:    # at the template's line, as a card template's would be
+            raise ComponentError.of_template(problem, key) from None
+        except ComponentError as error:       # colour() with an unknown name: at the line that called it
+            raise ComponentError.of_template(self.renderer.problem(COMPONENT_TEMPLATE, error, name, error.message),
+                                             key) from None
+
+    def svg_problem(self, name: str, error: Exception, key: str) -> ComponentError:
+        """What template `name` (the entry's setting `key`) drew that the SVG compiler refused, at
+        the template line that writes it."""
+        return ComponentError.of_template(self.renderer.svg_problem(name, error), key)
 
 
 @lru_cache(maxsize=16)
-def environment(template_dirs: tuple[Path, ...]) -> jinja2.Environment:
+def environment(template_dirs: tuple[Path, ...]) -> Sandbox:
     """The cards' sandboxed environment for these template folders, made once per process: its
     templates are compiled once (and recompiled if a file changes)."""
     return Renderer(list(template_dirs)).env

@@ -118,10 +118,18 @@ class Context:
         """The SVG elements a pack's art template draws with `values` ('' without a template)."""
         if not template:
             return ""
+        return self._art_renderer().render(template, what, key, {"component": self.settings, **values})
+
+    def art_svg_problem(self, template: str, error: Exception, key: str = "art") -> ComponentError:
+        """The error of SVG that art `template` (the entry's setting `key`) drew and the SVG
+        compiler refused (`error`, an UnsupportedSvg), at the template line that writes it."""
+        return self._art_renderer().svg_problem(template, error, key)
+
+    def _art_renderer(self) -> Any:
         if self._art is None:
             from pnp.components.art import ArtRenderer
             self._art = ArtRenderer(self)
-        return self._art.render(template, what, key, {"component": self.settings, **values})
+        return self._art
 
 
 def need(entry: Any, name: str, what: str, key: str | None) -> Any:

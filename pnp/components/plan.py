@@ -22,7 +22,7 @@ from pnp.components.core import (
     part_room,
 )
 from pnp.components.errors import COMPONENT_DATA, COMPONENT_SIZE, ComponentError
-from pnp.errors import Problem, Problems
+from pnp.errors import Problem, Problems, display_path
 from pnp.pack import Pack
 from pnp.render.svgcanvas import UnsupportedSvg
 from pnp.sheets.parts import PartsPage, write_parts_pdf
@@ -60,11 +60,29 @@ class _Reporter:
         self.problems = Problems()
 
     def add(self, code: str, index: int | None, key: str | None, message: str, **detail: Any) -> None:
+        """A problem at entry `index`'s setting `key`, in this language unless `detail` says `lang`."""
         path: tuple = () if index is None else (index,) if not key else (index, key)
         label = "components" + dotted(path) if path else "components"
-        line = self.source.line(path) if self.source is not None and path else 0
         snippet = self.source.snippet(path) if self.source is not None and path else ""
-        self.problems.add(code, self.file, line, label, message, snippet, lang=self.lang, **detail)
+        self.problems.add(code, self.file, self._line(path), label, message, snippet, **{"lang": self.lang, **detail})
+
+    def component_error(self, index: int, error: ComponentError) -> None:
+        """A drawer's error. One of a template is the same in every language, so it is said in
+        none (the reports keep one of equal problems); when the template could be read, at the
+        template's file and line, as a card template's would be, naming the entry and its line."""
+        template = error.template
+        if template is None:
+            self.add(error.code, index, error.key, error.message)
+        elif not template.file:     # it could not be read: at the setting naming it
+            self.add(error.code, index, error.key, error.message, lang="", component=index)
+        else:
+            path = (index, error.key) if error.key else (index,)
+            self.problems.add(template.code, template.file, template.line, "components" + dotted(path),
+                              f"{template.reason} (named at {display_path(self.file)}:{self._line(path)})",
+                              template=template.template, template_line=template.line, component=index)
+
+    def _line(self, path: tuple) -> int:
+        return self.source.line(path) if self.source is not None and path else 0
 
     def text(self, index: int | None, ctx: Context) -> None:
         """What the text layer and the lookups found while `ctx.report` was being filled."""
@@ -107,7 +125,7 @@ def _plan_components(pack: Pack, lang: str, paper: str, mat: bool) -> ComponentP
             if kind.document == "parts":
                 _check_sizes(ctx, drawn)
         except ComponentError as error:
-            reporter.add(error.code, index, error.key, error.message)
+            reporter.component_error(index, error)
         except (KeyError, TypeError, ValueError, IndexError, UnsupportedSvg) as error:
             reporter.add(COMPONENT_DATA, index, None, f"{kind.name} cannot be drawn from this data: "
                          f"{type(error).__name__}: {error}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pnp.components.core import Context, Part, part
 from pnp.components.errors import COMPONENT_DATA, COMPONENT_TEMPLATE, ComponentError
+from pnp.render.svgcanvas import UnsupportedSvg
 
 
 def draw(ctx: Context, spec: dict) -> list[list[Part]]:
@@ -25,5 +26,8 @@ def draw(ctx: Context, spec: dict) -> list[list[Part]]:
             raise ComponentError(f"template {spec['template']}: {error.message}", "template", code) from None
         if spec["cut"]:
             s.cut_rect(0, 0, w, h)
-        parts.append(part(s, spec["label"]))
+        try:
+            parts.append(part(s, spec["label"]))
+        except UnsupportedSvg as error:       # what the template wrote, the compiler does not draw
+            raise ctx.art_svg_problem(spec["template"], error, "template") from None
     return [parts]

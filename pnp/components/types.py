@@ -290,12 +290,17 @@ _LATTICE_GUIDE = _schema("lattice-guide", "The lattice of a map on one page, sca
 _LATTICE_MAT = _schema("lattice-mat", "The lattice of a map at full size, tiled across pages with an "
                        "assembly map; printed with `pnp build --mat` (mat document).", dict(_LATTICE_FIELDS))
 
-_TEMPLATE = _schema("template", "A component the pack draws itself: a Jinja SVG template rendered like "
-                    "the cards' (sandboxed), in a width x height box in millimetres, cut out along its "
-                    "edge (parts document).", {
+_TEMPLATE = _schema("template", "A component the pack draws itself, `count` copies cut out along their "
+                    "edges (parts document): a Jinja SVG template rendered like the cards' (sandboxed) "
+                    "draws SVG elements, no `<svg>` root, in millimetres with (0, 0) at a copy's top-left "
+                    "corner. It gets `w` and `h` (the copy's width and height in mm), `copy` (1..count), "
+                    "`count`, `component` (this entry's settings), `t()`, `textbox()`, `mark()`, `tint()`, "
+                    "`colour()`, `palette`, `lang`, `rtl`, `direction`, `pack`, `collections` (see "
+                    "pnp.components.art), the `mm` filter and `hsl()`, `seeded()`, `range()`, `min()`, "
+                    "`max()`, `abs()`, `round()`, `len()`, `enumerate()`, `zip()`.", {
     "template": Field("str", "The template, below templates/ (the pack's own folder or the shared one)."),
-    "width": Field("length", "Width of one copy."),
-    "height": Field("length", "Height of one copy."),
+    "width": Field("length", "Width of one copy (the template's `w`)."),
+    "height": Field("length", "Height of one copy (the template's `h`)."),
     "count": Field("int", "How many copies (the template gets `copy` 1..count).", 1,
                    bounds=(1, MAX_COMPONENT_COPIES)),
     "cut": Field("bool", "Draw the cut line around each copy.", True),

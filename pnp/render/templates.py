@@ -17,7 +17,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,10 @@ TEMPLATE_RECURSION = "template.recursion"   # a macro or recursive loop calls it
 TEMPLATE_OUTSIDE = "template.outside"       # it resolves outside the pack (a `..` or a symlink): not read
 TEMPLATE_TOO_BIG = "template.too-big"       # a template file larger than MAX_TEMPLATE_BYTES: not read
 
+
+# The names a template gets for its box's size are short (a card face's, a template component's
+# `w` and `h`); a designer who writes them out means those.
+_SHORT_NAMES = {"width": "w", "height": "h"}
 
 
 class TemplateProblem(Exception):
@@ -328,12 +332,15 @@ COMPILED = CompiledTemplates()
 @dataclass
 class Renderer:
     """One sandboxed environment per pack: templates are compiled once a process (COMPILED) and
-    reused."""
+    reused. `shared`: an environment another Renderer of the same folders made, to use instead
+    of a new one (components' art keeps one a process, pnp.components.art.environment); what
+    this one finds out about the templates (their references, cycles) stays its own."""
 
     template_dirs: list[Path]
+    shared: InitVar[Sandbox | None] = None
 
-    def __post_init__(self) -> None:
-        self.env = Sandbox(
+    def __post_init__(self, shared: Sandbox | None) -> None:
+        self.env = shared if shared is not None else Sandbox(
             loader=ConfinedLoader(self.template_dirs),
             autoescape=True,
             undefined=DesignerUndefined,
@@ -370,43 +377,49 @@ class Renderer:
                 raise TemplateProblem(TEXT_LOOKUP, str(error)) from None
 
         values = {**context, "t": t, "textbox": make_textbox(report, card_mm=card_mm), "lang": lang}
+        svg = self.run(template_name, values)
+        svg, placed = off_card_issues(svg, report.off_card)     # the marks out, the issues judged
+        report.issues.extend(placed)
+        return svg, report
+
+    def run(self, template_name: str, values: dict[str, Any]) -> str:
+        """`template_name` rendered with `values` (every name it may use: a card face's or a
+        component's art), or a TemplateProblem at the template line that failed."""
         if template_name in self._cycles:        # a cycle is in the templates' text: it fails every card alike
             raise _copy(self._cycles[template_name])
         try:
             svg = self.env.get_template(template_name).render(values)
         except TemplateProblem as error:
-            raise self._problem(error.code, error, template_name, error.reason) from None
+            raise self.problem(error.code, error, template_name, error.reason) from None
         except TemplateRefused as error:
-            raise self._problem(error.code, error, template_name, error.reason, error.name) from None
+            raise self.problem(error.code, error, template_name, error.reason, error.name) from None
         except jinja2.TemplateNotFound as error:
-            raise self._problem(TEMPLATE_NOT_FOUND, error, template_name,
-                                f"not found in {', '.join(map(str, self.template_dirs))}", str(error.name)) from None
+            raise self.problem(TEMPLATE_NOT_FOUND, error, template_name,
+                               f"not found in {', '.join(map(str, self.template_dirs))}", str(error.name)) from None
         except jinja2.TemplateSyntaxError as error:
             name = error.name or template_name
             reason = self._unknown_filter(error) or str(error.message)
             raise TemplateProblem(TEMPLATE_SYNTAX, f"template {name}:{error.lineno}: {reason}", name,
                                   error.lineno or 0, error.filename or "", reason) from None
         except jinja2.UndefinedError as error:
-            raise self._problem(TEMPLATE_UNDEFINED, error, template_name, self._undefined(error, values)) from None
+            raise self.problem(TEMPLATE_UNDEFINED, error, template_name, self._undefined(error, values)) from None
         except (jinja2.sandbox.SecurityError, OverflowError) as error:   # OverflowError: the sandbox's range
-            raise self._problem(TEMPLATE_UNSAFE, error, template_name, f"unsafe operation refused ({error})") from None
+            raise self.problem(TEMPLATE_UNSAFE, error, template_name, f"unsafe operation refused ({error})") from None
         except TemplateRecursion as error:
             cycle = self.cycle(template_name)
             if cycle is not None:
                 self._cycles[template_name] = cycle
                 raise _copy(cycle) from None
-            raise self._problem(TEMPLATE_RECURSION, error, template_name, str(error.message)) from None
+            raise self.problem(TEMPLATE_RECURSION, error, template_name, str(error.message)) from None
         except RecursionError as error:      # raised while Jinja parses or compiles it, not while it runs
-            raise self._problem(TEMPLATE_RECURSION, error, template_name, "it nests tags or brackets too deep "
-                                "to be read (thousands inside each other)") from None
+            raise self.problem(TEMPLATE_RECURSION, error, template_name, "it nests tags or brackets too deep "
+                               "to be read (thousands inside each other)") from None
         except TemplateMistake as error:
-            raise self._problem(TEMPLATE_ERROR, error, template_name, str(error.message)) from None
+            raise self.problem(TEMPLATE_ERROR, error, template_name, str(error.message)) from None
         except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError, IndexError,
                 jinja2.TemplateError) as error:
-            raise self._problem(TEMPLATE_ERROR, error, template_name, _plain_words(error)) from None
-        svg, placed = off_card_issues(svg, report.off_card)     # the marks out, the issues judged
-        report.issues.extend(placed)
-        return svg, report
+            raise self.problem(TEMPLATE_ERROR, error, template_name, _plain_words(error)) from None
+        return svg
 
     def _unknown_filter(self, error: jinja2.TemplateSyntaxError) -> str:
         """For a template that parses but names a filter or test Jinja does not have (found at
@@ -428,11 +441,13 @@ class Renderer:
         message = str(error.message)
         variable = getattr(error, "variable", "")
         if variable:
-            message += did_you_mean(variable, [*values, *self.env.globals])
+            known = [*values, *self.env.globals]
+            short = _SHORT_NAMES.get(variable)      # too far from `width` for a spelling match
+            message += f"; did you mean {short!r}?" if short in known else did_you_mean(variable, known)
         return message
 
-    def _problem(self, code: str, error: Exception, template_name: str, reason: str,
-                 named: str = "") -> TemplateProblem:
+    def problem(self, code: str, error: Exception, template_name: str, reason: str,
+                named: str = "") -> TemplateProblem:
         """`error` as a TemplateProblem at the template line it was raised at. `named`: the
         template that could not be read; the line naming it when another template does, else
         it is the card's template itself."""
