@@ -1,10 +1,10 @@
-"""Only the package list, which pyproject.toml cannot say: pnp/ and the three folders at the top of
+"""What pyproject.toml cannot say: the engines' optional compiled playouts (natives()) and the package list: pnp/ and the three folders at the top of
 the repository installed inside it (see [tool.setuptools.package-dir]), each with every sub-folder
 whose name Python could import (setuptools warns of any it was not told about; a folder such as
 zombie-run is data to Python, and pyproject's package-data takes it whole)."""
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 SHIPPED = {"pnp.shipped.data": "data", "pnp.shipped.templates": "templates", "pnp.shipped.docs": "docs"}
 
@@ -19,4 +19,13 @@ def folders(package: str, top: str) -> list[str]:
     return names
 
 
-setup(packages=[name for package, top in {"pnp": "pnp", **SHIPPED}.items() for name in folders(package, top)])
+def natives() -> list[Extension]:
+    """Every engine's compiled playout (pnp/**/_native.c, pnp.engines.native), optional: without a
+    C compiler the build goes on and the engine plays in pure Python."""
+    return [Extension(".".join(path.with_suffix("").parts), [str(path)], optional=True,
+                      extra_compile_args=["-O2"])
+            for path in sorted(Path("pnp").rglob("_native.c"))]
+
+
+setup(ext_modules=natives(),
+      packages=[name for package, top in {"pnp": "pnp", **SHIPPED}.items() for name in folders(package, top)])
