@@ -8,8 +8,8 @@ problems at once); each key path keeps its row as its line and its cell (`Sheet1
 message. Cells are typed by the field they fill: empty is absent, `3.0` in an `int` field is 3
 (3.5 stays 3.5 and is the schema's error), a `list:` field splits on `;` (or on `,` when the cell
 has no `;`), a `text` cell is the text itself in the column's language, never a text key.
-An .xlsx cell holding a formula error or a formula with no saved value is `sheet.formula` (calamine
-reads both as an empty cell: see _formula_faults).
+An .xlsx or .ods cell holding a formula error or a formula with no saved value is `sheet.formula`
+(calamine reads both as an empty cell: see _formula_faults and _ods_formula_faults).
 
 CSV is read with the standard library (UTF-8, a byte-order mark allowed; `,`, `;` or tab, whichever
 the header row uses); .xlsx and .ods with python-calamine, the optional `sheets` extra. Bounded:
@@ -30,7 +30,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from pnp import schema
-from pnp.errors import Problems, shortened
+from pnp.errors import SNIPPET_CHARS, Problems, shortened
 from pnp.limits import MAX_CARDS, MAX_SHEET_CELLS, MAX_SHEET_COLUMNS, MAX_SHEET_UNPACKED_BYTES, MAX_TEXT_CHARS
 from pnp.yamlsource import Source, not_utf8, read_bounded
 
@@ -176,7 +176,8 @@ def _read_calamine(file: Path, sheet: str | None, problems: Problems) -> _Grid |
             _too_large(file, rows, columns, rows * columns, problems, chosen)
             return None
         cells = data.to_python(skip_empty_area=False)
-        faults = _formula_faults(file, chosen) if file.suffix.lower() == ".xlsx" else {}
+        faults = (_formula_faults(file, chosen) if file.suffix.lower() == ".xlsx"
+                  else _ods_formula_faults(file, chosen, rows, columns))
     except Exception as error:      # calamine's errors (CalamineError, ZipError, XmlError...) and Rust panics
         problems.add("sheet.syntax", file, 0, "", f"cannot read the {file.suffix} file: {error}")
         return None
@@ -228,6 +229,62 @@ def _formula_faults(file: Path, sheet: str) -> dict[tuple[int, int], str | None]
                 elif event == "end" and name == "row":
                     element.clear()                         # a streamed sheet's rows are not kept
     return faults
+
+
+def _ods_formula_faults(file: Path, sheet: str, rows: int, columns: int) -> dict[tuple[int, int], str | None]:
+    """_formula_faults for an .ods: the cells of `sheet` (in the grid of `rows` x `columns` calamine
+    read) with a `table:formula` whose saved result is an error (calcext:value-type="error", the
+    error's text in its paragraph: LibreOffice's '#DIV/0!') or that has no saved value at all (no
+    office:value-type: a program that does not calculate wrote it). Rows and cells repeat
+    (table:number-rows-repeated, table:number-columns-repeated): a repeated faulty cell is one
+    fault per cell it stands for, inside the grid only (LibreOffice repeats empty rows to the
+    sheet's end)."""
+    with zipfile.ZipFile(file) as archive:
+        if b"formula=" not in archive.read("content.xml"):
+            return {}
+        faults: dict[tuple[int, int], str | None] = {}
+        row, column, repeat_rows, depth, inside = 0, 0, 1, 0, False   # depth: tables open (a cell may hold one)
+        with archive.open("content.xml") as stream:
+            for event, element in ElementTree.iterparse(stream, events=("start", "end")):
+                name = _local(element.tag)
+                if name == "table":
+                    depth += 1 if event == "start" else -1
+                    if event == "start" and depth == 1:
+                        inside = _attribute(element, "name") == sheet
+                    continue
+                if not inside or depth != 1:
+                    continue
+                if event == "start" and name == "table-row":
+                    column, repeat_rows = 0, int(_attribute(element, "number-rows-repeated") or 1)
+                elif event == "end" and name == "table-row":
+                    row += repeat_rows
+                    element.clear()                      # a streamed sheet's rows are not kept
+                elif event == "end" and name in ("table-cell", "covered-table-cell"):
+                    repeat = int(_attribute(element, "number-columns-repeated") or 1)
+                    if _attribute(element, "formula") is not None:
+                        faulty, fault = _ods_fault(element)
+                        if faulty:
+                            for number in range(row + 1, min(row + repeat_rows, rows) + 1):
+                                for index in range(column, min(column + repeat, columns)):
+                                    faults[(number, index)] = fault
+                    column += repeat
+    return faults
+
+
+def _ods_fault(cell: ElementTree.Element) -> tuple[bool, str | None]:
+    """(whether an .ods formula cell is faulty, its error's text or None: no saved value)."""
+    if _attribute(cell, "value-type", "calcext") == "error":
+        return True, "".join(cell.itertext()).strip()[:SNIPPET_CHARS] or "#N/A"
+    return _attribute(cell, "value-type", "office") is None, None
+
+
+def _attribute(element: ElementTree.Element, name: str, prefix: str = "") -> str | None:
+    """The attribute `name` of `element` in any namespace (`prefix`: only in a namespace whose URI
+    holds it, calcext's value-type beside office's)."""
+    for key, value in element.attrib.items():
+        if _local(key) == name and (not prefix or prefix in key.partition("}")[0]):
+            return value
+    return None
 
 
 def _column_index(letters: str) -> int:

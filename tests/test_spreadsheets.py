@@ -9,6 +9,7 @@ import csv
 import io
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -297,18 +298,83 @@ def test_an_id_column_left_empty_is_said_on_its_cells_not_on_the_kinds_fields(pa
     ]
 
 
-def patch_sheet(path: Path, old: str, new: str) -> None:
-    """Rewrite one cell of an .xlsx's first sheet as a spreadsheet program would have saved it."""
+def patch_sheet(path: Path, old: str, new: str, member: str = "xl/worksheets/sheet1.xml") -> None:
+    """Rewrite one cell of an .xlsx's first sheet (or of an .ods's `member` content.xml) as a
+    spreadsheet program would have saved it."""
     import zipfile
 
     with zipfile.ZipFile(path) as archive:
         parts = {info.filename: archive.read(info) for info in archive.infolist()}
-    xml = parts["xl/worksheets/sheet1.xml"].decode()
+    xml = parts[member].decode()
     assert xml.count(old) == 1, f"test setup: {old!r} not once in the sheet"
-    parts["xl/worksheets/sheet1.xml"] = xml.replace(old, new).encode()
+    parts[member] = xml.replace(old, new).encode()
     with zipfile.ZipFile(path, "w") as archive:
         for name, data in parts.items():
             archive.writestr(name, data)
+
+
+ODS_CALCEXT = 'xmlns:calcext="urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0"'
+
+
+def ods_cell(placeholder: str, cell: str) -> tuple[str, str]:
+    """The string cell odfpy wrote for `placeholder`, and `cell` in its place (patch_sheet's pair)."""
+    return f'<table:table-cell office:value-type="string"><text:p>{placeholder}</text:p></table:table-cell>', cell
+
+
+def test_an_ods_formula_error_or_a_formula_without_a_saved_value_is_an_error_on_its_cell(pack_dir):
+    # as LibreOffice saves an error (calcext:value-type="error", the error in the paragraph) and as a
+    # program that does not calculate writes a formula (no office:value-type)
+    rows = [HEADER, ["rook", "B2", *ROWS[0][2:]], ["queen", "B3", *ROWS[1][2:]],
+            ["castle", "B4", "Castle", "Castello", "Walls", "Mura", "red", "H4", ""],
+            ["pawn", None, *ROWS[1][2:]]]
+    sheet = pack_dir / "cards" / "sheet.ods"
+    write_ods(sheet, rows)
+    patch_sheet(sheet, "<office:document-content ", f"<office:document-content {ODS_CALCEXT} ", "content.xml")
+    for placeholder, cell in (
+            ("B2", '<table:table-cell table:formula="of:=1/0" office:value-type="string" office:string-value="" '
+                   'calcext:value-type="error"><text:p>#DIV/0!</text:p></table:table-cell>'),
+            ("B3", '<table:table-cell table:formula="of:=2+1"/>'),
+            ("B4", '<table:table-cell table:formula="of:=1+1" office:value-type="float" office:value="2" '
+                   'calcext:value-type="float"><text:p>2</text:p></table:table-cell>'),
+            ("H4", '<table:table-cell table:formula="of:=[.Z9]" office:value-type="string" office:string-value="" '
+                   'calcext:value-type="error"><text:p>#REF!</text:p></table:table-cell>')):
+        patch_sheet(sheet, *ods_cell(placeholder, cell), member="content.xml")
+    use_sheet(pack_dir, "sheet.ods")
+    with pytest.raises(DataError) as error:
+        load_pack(pack_dir, strict=False)
+    found = sorted((p.code, Path(p.file).name, p.line, p.key, p.message) for p in error.value.problems)
+    assert found == [
+        ("sheet.formula", "sheet.ods", 2, "Sheet1!B2",
+         "the cell in column 'quantity' holds the formula error #DIV/0!: correct the formula, or type the value"),
+        ("sheet.formula", "sheet.ods", 3, "Sheet1!B3", "the cell in column 'quantity' holds a formula with no saved "
+         "value (the file was written by a program that does not calculate formulas): open the file in a "
+         "spreadsheet program and save it, or type the value"),
+        ("sheet.formula", "sheet.ods", 4, "Sheet1!H4",
+         "the cell in column 'value' holds the formula error #REF!: correct the formula, or type the value"),
+    ]
+
+
+def test_ods_formula_faults_count_repeated_rows_and_cells_inside_the_grid_only(tmp_path):
+    # LibreOffice repeats rows and cells (number-rows/columns-repeated); an inner table is not the sheet's
+    table = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+    content = f"""<?xml version="1.0"?>
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="{table}">
+<office:body><office:spreadsheet>
+<table:table table:name="Other"><table:table-row><table:table-cell table:formula="of:=1"/></table:table-row></table:table>
+<table:table table:name="Cards">
+ <table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="2"/>
+  <table:table-cell table:formula="of:=A1" table:number-columns-repeated="2"/></table:table-row>
+ <table:table-row><table:covered-table-cell/><table:table-cell table:formula="of:=1" office:value-type="float"
+   office:value="1"/><table:table-cell table:formula="of:=B1"/></table:table-row>
+ <table:table-row table:number-rows-repeated="1048570"><table:table-cell table:formula="of:=C1"
+   table:number-columns-repeated="16384"/></table:table-row>
+</table:table></office:spreadsheet></office:body></office:document-content>"""
+    path = tmp_path / "cards.ods"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("content.xml", content)
+    faults = spreadsheets._ods_formula_faults(path, "Cards", rows=4, columns=4)
+    assert faults == {(1, 2): None, (1, 3): None, (2, 2): None, (2, 3): None, (3, 2): None,
+                      (4, 0): None, (4, 1): None, (4, 2): None, (4, 3): None}
 
 
 def test_a_formula_error_or_a_formula_without_a_saved_value_is_an_error_on_its_cell(pack_dir, tmp_path):
