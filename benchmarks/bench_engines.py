@@ -16,6 +16,11 @@ search that pops its moves pays. Best of ``--repeat`` runs inside a process (eac
 set of games, the warm-up another: no timed game is ever played twice in a process), best of
 ``--rounds`` processes.
 
+Compiled playouts (pnp.engines.native): an engine built with its ``_native`` module plays
+``random_playout`` in C, the same games move for move (its tests); "after" measures what a user
+gets, "python" the same checkout with ``PNP_PURE_PYTHON=1``, and "x python" is their ratio. The
+push loop is Python either way.
+
 Baselines in the same run: a fixed pure-Python calibration loop runs just before each metric
 (its seconds are printed; "per cal." multiplies a rate by them, so runs on a busy and an idle
 machine compare); with ``--before DIR`` (e.g. ``git archive <old commit> | tar -x -C DIR``)
@@ -156,6 +161,17 @@ def timed(fn, *args) -> tuple[float, float]:
     return a / dt, b / dt
 
 
+def compiled(game: str) -> bool:
+    """Whether ``game``'s engine plays its random playouts in its compiled module here
+    (pnp.engines.native: built, and PNP_PURE_PYTHON not set)."""
+    from pnp.engines import get_game
+    try:
+        from pnp.engines.native import native
+    except ImportError:                          # a checkout from before compiled playouts
+        return False
+    return native(get_game(game).__module__.rpartition(".")[0] + "._native") is not None
+
+
 def measure(game: str, quick: bool, repeats: int) -> dict:
     """One child's figures for ``game``: best actions/s and games/s, actions per game, the
     calibration and the reference's decisions/s (None without pyspiel), runs alternating."""
@@ -173,17 +189,21 @@ def measure(game: str, quick: bool, repeats: int) -> dict:
         if has_ref:
             best_r = max(best_r, timed(reference_play, REF_GAMES // (4 if quick else 1))[0])
     return {"pnp": pnp.__file__, "cal": cal, "actions": best_a, "games": best_g,
-            "push": best_p, "per_game": per_game, "ref": best_r or None}
+            "push": best_p, "per_game": per_game, "ref": best_r or None, "compiled": compiled(game)}
 
 
-def run_child(root: Path, game: str, a) -> dict:
-    """``measure`` in a fresh process that imports pnp from ``root``."""
+def run_child(root: Path, game: str, a, pure: bool = False) -> dict:
+    """``measure`` in a fresh process that imports pnp from ``root`` (``pure``: with every compiled
+    playout off, PNP_PURE_PYTHON=1)."""
     args = ["--child", game, "--repeat", str(a.repeat)] + (["--quick"] if a.quick else [])
     cmd = [sys.executable, "-c",
            f"import sys; sys.path.insert(0, {str(root)!r}); sys.argv = ['bench'] + {args!r}; "
            f"exec(open({str(Path(__file__).resolve())!r}).read())"]
     rest = os.environ.get("PYTHONPATH")              # kept after root: e.g. where pyspiel is
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root)] + ([rest] if rest else [])))
+    env.pop("PNP_PURE_PYTHON", None)
+    if pure:
+        env["PNP_PURE_PYTHON"] = "1"
     proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
     if proc.returncode:
         print(proc.stderr, file=sys.stderr)
@@ -204,17 +224,21 @@ def main(argv=None):
         print(json.dumps(measure(a.child, a.quick, a.repeat)))
         return
     here = Path(__file__).resolve().parent.parent
-    roots = [("after", here)] + ([("before", Path(a.before).resolve())] if a.before else [])
+    # "python": this checkout with its compiled playouts off, the engines' pure-Python definition
+    roots = [("after", here), ("python", here)] + ([("before", Path(a.before).resolve())] if a.before else [])
     best: dict = {}                 # (side, game, metric) -> best rate; also x calibration
     cals: dict = {label: [] for label, _ in roots}
     where = {}
     per_game: dict = {}
     refs: dict = {}                 # game -> best (our actions/s over the reference's) ratio
+    native_used: dict = {}          # game -> whether "after" played its compiled playout
     ref_rates: list = []
     for _ in range(a.rounds):
         for game in a.games:
-            for label, root in roots:                   # after / before back to back
-                got = run_child(root, game, a)
+            for label, root in roots:                   # after / python / before back to back
+                got = run_child(root, game, a, pure=label == "python")
+                if label == "after":
+                    native_used[game] = got["compiled"]
                 where[label] = got["pnp"]
                 cals[label].append(got["cal"])
                 if label == "after":
@@ -244,7 +268,11 @@ def main(argv=None):
     if refs:
         print(f"'x tgt@ref' = the target scaled by the reference, {ISSUE_REFERENCE:,} decisions/s on the "
               f"issue's machine against its rate here: x ref x {ISSUE_REFERENCE:,} / target")
-    head = f"{'':34s} {'after':>10s} {'x target':>8s} {'x ref':>6s} {'x tgt@ref':>9s}"
+    print("'python' = the same checkout with PNP_PURE_PYTHON=1 (compiled playouts off; 'x python' = "
+          "after over it); compiled playout used: "
+          + ", ".join(f"{game} {'yes' if native_used[game] else 'no'}" for game in a.games))
+    head = (f"{'':34s} {'after':>10s} {'x target':>8s} {'x ref':>6s} {'x tgt@ref':>9s} "
+            f"{'python':>10s} {'x python':>8s}")
     if a.before:
         head += f" {'before':>10s} {'speed-up':>8s} {'per cal.':>8s}"
     print(head)
@@ -256,7 +284,8 @@ def main(argv=None):
             r = f"{refs[game]:5.2f}x" if scaled else " " * 6
             r += f" {refs[game] * ISSUE_REFERENCE / TARGETS[game]:8.2f}x" if scaled else " " * 10
             label = f"{game} {'push actions' if metric == 'push' else metric}/s"
-            line = f"{label:34s} {aft:10,.1f} {aft / t:7.2f}x {r}"
+            py = best[("python", game, metric)]
+            line = f"{label:34s} {aft:10,.1f} {aft / t:7.2f}x {r} {py:10,.1f} {aft / py:7.2f}x"
             if a.before:
                 bef = best[("before", game, metric)]
                 ratio = best[("after", game, metric, "cal")] / best[("before", game, metric, "cal")]
