@@ -5,20 +5,53 @@ the same rules and turn flow (``_apply``). The kernel only does without what a p
 need: undo records, and the per-move logs of fired rules and stats (for ``pop``).
 ``random_playout`` (the core's throughput definition: the whole ``legal_moves()`` list every
 ply, one move picked by ``Rng.randbelow``) does without the same, and reaches the state the
-core's ``push`` loop reaches (tested).
+core's ``push`` loop reaches (tested). With the compiled module ``_native`` (``_native.c``,
+built when a C compiler is at hand; :mod:`pnp.engines.native`) ``random_playout`` plays the
+same games in C: this loop stays the definition, tests/test_zombie_run_native.py compares the
+two game by game, and what the C code does not support (``compiled_for``) plays here.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from pnp.engines.core import Outcome, Rng
+from pnp.engines.native import native
 from pnp.engines.picks import GAMMA, MASK64, next_tops
 from pnp.engines.zombie_run.legality import Legality
 from pnp.engines.zombie_run.moves import DISCARD, PASS, PLAY, SPECIAL
 from pnp.engines.zombie_run.rules import PH_LIVING, PH_ZOMBIE, SEATS, move_fields
 from pnp.engines.zombie_run.turns import CIRCULATION, ZT
+
+NATIVE = "pnp.engines.zombie_run._native"     # the compiled random playout (_native.c)
+LOOK_UP = object()                            # random_playout's default: ask pnp.engines.native
+# the methods whose rules _native.c plays: a subclass overriding one plays in Python
+NATIVE_RULES = ("_random_plies", "_generate", "legal_moves", "_apply", "_place",
+                "_item_threshold", "_zombie_threshold", "_zombify", "_finish", "_begin_turn",
+                "_draw", "_position_key", "_table_types", "_z6_move", "_recount", "fire",
+                "count")
+_OURS: dict[type, bool] = {}
+
+
+def _rules_are_ours(cls: type) -> bool:
+    """Does ``cls`` play this module's rules (no method of NATIVE_RULES overridden)? Asked
+    once per class."""
+    ours = _OURS.get(cls)
+    if ours is None:
+        ours = _OURS[cls] = all(getattr(cls, name) is getattr(Playout, name)
+                                for name in NATIVE_RULES)
+    return ours
+
+
+def compiled_for(game: "Playout", rng: Rng) -> ModuleType | None:
+    """The compiled playout for ``game`` and ``rng``, or None: not built, ``PNP_PURE_PYTHON``
+    set, a subclass changing the rules, or an RNG that is not exactly ``Rng`` (the module
+    itself declines the positions and decks it does not support: ``random_plies`` -> None)."""
+    if type(rng) is not Rng or type(game.rng) is not Rng or not _rules_are_ours(type(game)):
+        return None
+    return native(NATIVE)
 
 
 class Playout(Legality):
@@ -46,15 +79,21 @@ class Playout(Legality):
         assert self._outcome is not None
         return self._outcome
 
-    def random_playout(self, rng: Rng) -> int:
+    def random_playout(self, rng: Rng, native: Any = LOOK_UP) -> int:
         """The core's ``random_playout`` (``legal_moves()`` every ply, the move
         ``rng.randbelow(len)`` of it, applied to the end) without undo records, by
-        ``_random_plies``. The undo history is cleared and the per-move logs of fired rules
-        and stats, which only ``pop`` reads, are dropped."""
+        ``_random_plies``, or by the compiled module ``native`` (by default
+        ``compiled_for``'s; ``native=None`` plays in Python) when it supports the position:
+        the same game either way. The undo history is cleared and the per-move logs of fired
+        rules and stats, which only ``pop`` reads, are dropped."""
         self._undo.clear()
         self.move_stack.clear()
         self._legal_memo = None
-        n = self._random_plies(rng)
+        if native is LOOK_UP:
+            native = compiled_for(self, rng)
+        n = None if native is None else native.random_plies(self, rng)   # None: not supported
+        if n is None:
+            n = self._random_plies(rng)
         self.ply += n
         self._fire_log = []
         self._count_log = []
