@@ -117,6 +117,7 @@ class ZombieRun(Playout, Notation, PositionChecks):
         return determinize(self, seat, rng)
 
     def search_playout(self, rng, cap: int) -> None:
-        """The search bots' random playout: the fast one, to the end (random games are short,
-        about 36 plies, and always end), so ``cap`` is not needed."""
-        self.playout(rng)
+        """The search bots' random playout: ``random_playout``, the benchmark's definition and
+        compiled when built (pnp.engines.native), to the end (random games are short, about 36
+        plies, and always end), so ``cap`` is not needed."""
+        self.random_playout(rng)
