@@ -13,6 +13,8 @@ Interpretations and variants: docs/rules/zombies-vs-vampires.md. The game is
 - legality.py: legal moves, the direct check, the rule a refused move breaks;
 - notation.py: move texts; bot_support.py: distances and random play;
 - records.py: snapshots and positions as data; game.py: the turn, the end, the figures;
+- _native.c: the random playout in C (optional, built by setup.py; pnp.engines.native), driven
+  by playout_native.py and checked game by game against the Python loop;
 - bots.py: the racer bot.
 """
 from pnp.engines.zombies_vs_vampires.bots import greedy_bot

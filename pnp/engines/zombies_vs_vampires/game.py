@@ -2,9 +2,11 @@
 V7, V8, V11-V15), invariants and the simulation figures."""
 from __future__ import annotations
 
+from types import ModuleType
 from typing import ClassVar
 
 from pnp.engines.core import Outcome, Rng, register
+from pnp.engines.native import native as native_module
 from pnp.engines.zombies_vs_vampires.base import LONE_HANDICAP
 from pnp.engines.zombies_vs_vampires.bots import greedy_bot
 from pnp.engines.zombies_vs_vampires.moves import (
@@ -24,8 +26,11 @@ from pnp.engines.zombies_vs_vampires.moves import (
     REROLL,
     ROLL,
 )
+from pnp.engines.zombies_vs_vampires.playout_native import native_playout
 from pnp.engines.zombies_vs_vampires.validation import PositionChecks
 from pnp.engines.zombies_vs_vampires.walls import all_spots, fits, toggled
+
+NATIVE = "pnp.engines.zombies_vs_vampires._native"     # the compiled playout (_native.c)
 
 
 @register(GAME)
@@ -247,7 +252,29 @@ class ZombiesVsVampires(PositionChecks):
             self.home[p] += 1
             self.fire("V11")
 
-    def random_playout(self, rng: Rng) -> int:
+    def random_playout(self, rng: Rng, native: ModuleType | bool | None = True) -> int:
+        """The core's ``random_playout`` (the whole ``legal_moves()`` list every ply, its move
+        ``rng.randbelow(len)``, played to the end), in C when it can be (``native``: True = the
+        compiled playout ``_native.c`` when pnp.engines.native finds it built and
+        ``PNP_PURE_PYTHON`` is not set; None or False = Python; a module = that one), for the
+        positions playout_native.py says it plays, the same game to the last field
+        (tests/test_zvv_native.py); else ``_python_playout``."""
+        if native is True:
+            native = native_module(NATIVE)
+        if native:
+            assert isinstance(native, ModuleType)
+            n = native_playout(self, rng, native)
+            if n is not None:
+                self._undo.clear()
+                self.move_stack.clear()
+                self._legal_memo = None
+                self._cache = None
+                self._fire_log = []
+                self._count_log = []
+                return n
+        return self._python_playout(rng)
+
+    def _python_playout(self, rng: Rng) -> int:
         """The core's ``random_playout`` (the whole ``legal_moves()`` list every ply, its move
         ``rng.randbelow(len)``, played to the end) without undo records: ``_gen`` makes the
         list ``legal_moves()`` returns and ``_apply``, the rules and turn flow of ``push``,
