@@ -94,11 +94,17 @@ def status(games, keys, as_json):
               "the boxes the comments name.")
 @click.option("--places/--no-places", default=True, show_default=True,
               help="Say where each text is printed, its box and max-length (lays the game out once).")
-def export(game, fmt, out, paper, places):
+@click.option("--force", is_flag=True, help="Overwrite files that hold translations not imported yet.")
+def export(game, fmt, out, paper, places, force):
     """Write a POT and one PO (or one XLIFF) per translation language (msgctxt / unit id = text key).
 
     Each entry says where its text is printed (card and face, component and page) and in what
-    box; a box of one line gives it Weblate's max-length flag (XLIFF: maxwidth)."""
+    box; a box of one line gives it Weblate's max-length flag (XLIFF: maxwidth).
+
+    A PO or XLIFF file already in the folder that holds translations the game does not have yet
+    (work not imported) is not overwritten: the export stops (exit 2) naming each such file, how
+    many entries and which keys; import it first, or pass --force to overwrite it. Right after an
+    import nothing is pending and the export just writes."""
     from pnp.i18n.po import export as export_po
     from pnp.i18n.po import printed_uses
 
@@ -108,9 +114,9 @@ def export(game, fmt, out, paper, places):
     if fmt == "xliff":
         from pnp.i18n.xliff import export as export_xliff
 
-        written = export_xliff(pack, out, uses)
+        written = export_xliff(pack, out, uses, force)
     else:
-        written = export_po(pack, out, uses)
+        written = export_po(pack, out, uses, force)
     for path in written:
         click.echo(f"wrote {path}")
 
@@ -121,12 +127,18 @@ def export(game, fmt, out, paper, places):
 def import_(game, files):
     """Write the translations of PO or XLIFF FILES (.po, .xlf) back into the game's text/<lang>.yaml.
 
-    The language comes from each PO's Language header (XLIFF: target-language). Entries that are
+    The language comes from each PO's Language header (without one, from its file name: es.po is
+    Spanish; XLIFF: target-language). Entries that are
     untranslated or fuzzy are skipped. A syntax error (an unterminated string, a misplaced keyword), a control
     character, a translation that drops or invents a {placeholder} or has a stray brace, a plural
     form without {n} that stands for several numbers, an unknown key or a missing plural form
-    stops the import (exit 2) with every problem listed; nothing is written then. A translation
-    of an older source text is imported, marked stale, with a warning.
+    stops the import (exit 2) with every problem listed; nothing is written then; so do two files
+    giving one key of one language two translations. A translation of an older source text is
+    imported, marked stale, with a warning; but not over a translation made from today's source
+    (an old PO imported again): that one is kept, and the entry counted "not imported".
+
+    Every text is written so that it reads back as exactly the same string (quoted when YAML would
+    read it as a number, yes/no, a date, null...).
     """
     from pnp.errors import location
     from pnp.i18n.po import import_files
@@ -147,7 +159,7 @@ def import_(game, files):
         held = result.not_imported.get(lang, 0)
         click.echo(f"{lang}: {len(changed)} text{'s' * (len(changed) != 1)} changed, "
                    f"{result.unchanged.get(lang, 0)} unchanged"
-                   + (f", {held} not imported (written in the pack's data: see the warnings)" if held else ""))
+                   + (f", {held} not imported (see the warnings)" if held else ""))
     for path in result.files:
         click.echo(f"wrote {path}")
 
@@ -157,12 +169,32 @@ def import_(game, files):
 @click.option("--lang", default=None, help="Language (default: every translation language).")
 @click.argument("keys", nargs=-1)
 def accept(game, lang, keys):
-    """Mark the present translations (or KEYS) as made from today's source text (clears stale)."""
+    """Mark the present translations (or KEYS) as made from today's source text (clears stale).
+
+    Without --lang, every translation language. Each language's line names the stale keys marked
+    up to date (the first ACCEPT_SHOWN, then a count), how many untracked translations got a
+    record and how many were up to date already. An unknown key stops it (exit 2, with a guess)
+    before anything is written."""
     from pnp.i18n.status import accept as accept_keys
 
     pack = _editable(_load(game))
-    for lang_, count in accept_keys(pack, _langs(pack, lang, with_source=False), list(keys) or None).items():
-        click.echo(f"{lang_}: {count} translation{'s' * (count != 1)} marked up to date")
+    for lang_, done in accept_keys(pack, _langs(pack, lang, with_source=False), list(keys) or None).items():
+        parts = [f"{len(done.stale)} stale translation{'s' * (len(done.stale) != 1)} marked up to date"
+                 + (f" ({_listed(done.stale)})" if done.stale else "")]
+        if done.untracked:
+            parts.append(f"{len(done.untracked)} untracked recorded as up to date ({_listed(done.untracked)})")
+        parts.append(f"{done.current} already up to date")
+        if done.absent:
+            parts.append(f"no {lang_} text for {_listed(done.absent)}: nothing to accept")
+        click.echo(f"{lang_}: " + ", ".join(parts))
+
+
+ACCEPT_SHOWN = 10      # keys `accept` names per language and kind; then "and N more"
+
+
+def _listed(keys: list[str]) -> str:
+    more = len(keys) - ACCEPT_SHOWN
+    return ", ".join(keys[:ACCEPT_SHOWN]) + (f" and {more} more" if more > 0 else "")
 
 
 @i18n.command()

@@ -36,7 +36,15 @@ key: each is a Problem (`po.syntax`, `po.control-char`, `po.placeholder`, `po.pl
 text (its msgid, msgid_plural or `#. source <category>:` forms are not today's; a PO exported
 before issue 16: its `source-hash` comment) is imported, recorded as stale with the hash of that
 source (kept in text/.source-texts.yaml), with a `po.stale` warning: the next export flags it
-fuzzy with the old source as `#| msgid`, as gettext keeps a changed entry.
+fuzzy with the old source as `#| msgid`, as gettext keeps a changed entry; but not over a present
+translation made from today's source (`po.older` warning, counted "not imported"): importing an old
+PO again does not undo newer work. Two files of one language translating one key two ways are
+`po.conflict` (neither wins); a file whose keys are mostly unknown is one `po.other-game` (with the
+game its Project-Id-Version names), not a list of `po.unknown-key`. The language is the Language
+header, else the file name (`es.po`).
+
+Export does not overwrite a file that holds translations the game does not have yet (a non-empty
+msgstr that is not the one export would write): one `po.pending` per such file, unless forced.
 
 Plural headers: `plurals.gettext_plurals` (Italian, Spanish, Catalan, French: two forms, as
 gettext, Poedit and Weblate write them; CLDR `many` folds into `other` on import).
@@ -46,6 +54,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,7 +76,7 @@ from pnp.i18n.plurals import (
 )
 from pnp.i18n.yamledit import YamlEditError, render_texts
 from pnp.limits import MAX_PO_BYTES, MAX_PO_PROBLEMS
-from pnp.outputfiles import write_text_atomically
+from pnp.outputfiles import write_bytes_atomically, write_text_atomically
 from pnp.pack import Pack
 
 HASH_COMMENT = re.compile(r"^source-hash:\s*(\S+)\s*$")      # PO files exported before issue 16
@@ -286,15 +295,65 @@ def _plural_strings(translation, cats: tuple[str, ...]) -> tuple[str, ...]:
     return (str(translation),) * len(cats)
 
 
-def export(pack: Pack, out: Path, uses: dict[str, list[Use]] | None = None) -> list[Path]:
+def export(pack: Pack, out: Path, uses: dict[str, list[Use]] | None = None, force: bool = False) -> list[Path]:
     """`<out>/<game>.pot` and `<out>/<lang>.po` for every language but the source; `uses` (see
-    `printed_uses`) adds where each text is printed and its max-length."""
+    `printed_uses`) adds where each text is printed and its max-length. A PO already there that
+    holds translations the game does not have yet is not overwritten (`refuse_pending`) unless
+    `force`."""
+    made = list(catalogs(pack, out, ".po", uses))
+    if not force:
+        refuse_pending(pack, made, _existing_po)
     out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for path, _lang, catalog in catalogs(pack, out, ".po", uses):
-        path.write_bytes(po_bytes(catalog))
-        written.append(path)
-    return written
+    for path, _lang, catalog in made:
+        write_bytes_atomically(path, po_bytes(catalog))
+    return [path for path, _lang, _catalog in made]
+
+
+MAX_PENDING_SHOWN = 5      # keys a refused export names; then "..."
+
+
+def refuse_pending(pack: Pack, made: list[tuple[Path, str | None, Catalog]],
+                   existing: Callable[[Pack, Path, Problems], list[tuple[str, int, Any]] | None]) -> None:
+    """Refuse to overwrite a file that holds work not imported yet (`po.pending`): an entry whose
+    translation is not empty and is not the one the new file would carry, the game's own. One
+    problem per file, with how many entries and the first keys; `existing` reads a file's entries
+    as (key, line, msgstr) (None after a problem: a file that cannot be read is not overwritten)."""
+    problems = Problems()
+    for path, lang, catalog in made:
+        if lang is None or not path.is_file():
+            continue
+        entries = existing(pack, path, problems)
+        if entries is None:
+            continue
+        new = {message.context: _strings(message.string) for message in catalog if message.id}
+        pending = [(key, line) for key, line, string in entries
+                   if key in new and any(_strings(string)) and _strings(string) != new[key]]
+        if pending:
+            keys = ", ".join(key for key, _ in pending[:MAX_PENDING_SHOWN]) + (", ..." if len(pending) > MAX_PENDING_SHOWN else "")
+            count = len(pending)
+            problems.add("po.pending", path, pending[0][1], pending[0][0],
+                         f"{count} entr{'ies hold' if count != 1 else 'y holds'} {lang!r} translations "
+                         f"text/{lang}.yaml does not have yet ({keys}): import the file first "
+                         f"(pnp i18n import), or export with --force to overwrite it", count=count)
+    problems.raise_if_any()
+
+
+def _strings(string) -> tuple[str, ...]:
+    return tuple(text or "" for text in string) if isinstance(string, (tuple, list)) else (string or "",)
+
+
+def _existing_po(pack: Pack, path: Path, problems: Problems) -> list[tuple[str, int, Any]] | None:
+    """The entries of a PO file about to be overwritten, read leniently (Babel)."""
+    try:
+        with path.open("rb") as file:
+            catalog = read_po(file)
+    except (OSError, PoFileError, ValueError, UnicodeDecodeError) as error:
+        problems.add("po.pending", path, getattr(error, "lineno", 0) or 0, "",
+                     f"cannot be read to tell whether it holds translations not imported yet ({error}): "
+                     "export with --force to overwrite it")
+        return None
+    return [(message.context, message.lineno or 0, message.string) for message in catalog
+            if message.id and message.context]
 
 
 def catalogs(pack: Pack, out: Path, suffix: str, uses: dict[str, list[Use]] | None = None):
@@ -340,8 +399,9 @@ class ImportResult:
     notes: list[str] = field(default_factory=list)                  # fuzzy skipped, forms copied...
     files: list[Path] = field(default_factory=list)                 # written files
     warnings: list[Problem] = field(default_factory=list)           # po.stale: imported, but stale;
-                                                                    # po.in-data: not imported
-    not_imported: dict[str, int] = field(default_factory=dict)      # lang -> translations the data holds
+                                                                    # po.in-data, po.older: not imported
+    not_imported: dict[str, int] = field(default_factory=dict)      # lang -> translations the data holds,
+                                                                    # or older than the present one
 
 
 def _shown(value: Any) -> str:
@@ -611,6 +671,15 @@ class _Reading:
     notes: list[str] = field(default_factory=list)
     warnings: _CappedProblems = field(default_factory=_CappedProblems)
     problems: _CappedProblems = field(default_factory=_CappedProblems)
+    older: dict[str, int] = field(default_factory=dict)                 # lang -> older than the present: kept
+    origins: dict[tuple[str, str], tuple[Path, int, Any]] = field(default_factory=dict)   # (lang, key) -> file, line, value
+    _recorded: dict[str, dict[str, str]] | None = None
+
+    def recorded(self, pack: Pack) -> dict[str, dict[str, str]]:
+        """The source hashes recorded now (text/.source-hashes.yaml), read once."""
+        if self._recorded is None:
+            self._recorded = hashes_mod.read_hashes(pack.root)
+        return self._recorded
 
 
 @dataclass
@@ -621,6 +690,7 @@ class _PoFile:
     lang: str
     cats: tuple[str, ...]                         # the CLDR category of each msgstr index
     scan: _Scan
+    unknown: list[tuple[int, str, str]] = field(default_factory=list)    # (line, key, msgid) the game lacks
 
     @property
     def shown(self) -> str:
@@ -642,12 +712,35 @@ def read_translations(pack: Pack, files: list[Path]) -> _Reading:
             continue
         po = _PoFile(path, lang, gettext_plurals(lang)[2], scan)
         fuzzy = sum(_read_message(pack, po, message, reading) for message in catalog if message.id)
+        _unknown_keys(pack, po, catalog, reading.problems)
         if fuzzy:
             reading.notes.append(f"{po.shown}: {fuzzy} fuzzy entr{'ies' if fuzzy != 1 else 'y'} not imported "
                                  "(review them and clear the fuzzy flag)")
     reading.problems.close()
     reading.warnings.close()
     return reading
+
+
+OTHER_GAME_SHOWN = 3        # keys named when a file seems to be another game's
+
+
+def _unknown_keys(pack: Pack, po: _PoFile, catalog: Catalog, problems: Problems) -> None:
+    """One `po.unknown-key` per key the game lacks; when most of the file's keys are unknown (at
+    least 3), one `po.other-game` instead: the file is another game's."""
+    entries = sum(1 for message in catalog if message.id)
+    if len(po.unknown) >= 3 and 2 * len(po.unknown) > entries:
+        line, key, msgid = po.unknown[0]
+        project = catalog.project or ""
+        named = project[4:] if project.startswith("pnp-") else project
+        said = f" (its Project-Id-Version names the game {named!r})" if named not in ("", "PROJECT", pack.id) else ""
+        keys = ", ".join(k for _, k, _ in po.unknown[:OTHER_GAME_SHOWN])
+        problems.add("po.other-game", po.path, line, key,
+                     f"{len(po.unknown)} of its {entries} entries have text keys {pack.id} does not have ({keys}, ...): "
+                     f"the file seems to be for another game{said}", msgid, unknown=len(po.unknown))
+        return
+    for line, key, msgid in po.unknown:
+        problems.add("po.unknown-key", po.path, line, key,
+                     f"unknown text key: text/{pack.source_language}.yaml has no {key!r}", msgid)
 
 
 def _parse(path: Path, problems: Problems) -> tuple[Catalog | None, _Scan | None]:
@@ -691,8 +784,15 @@ def _decoded(path: Path, data: bytes, problems: Problems) -> str | None:
 def _checked_language(pack: Pack, catalog: Catalog, path: Path, problems: Problems) -> str | None:
     lang = _language_of(catalog, path, pack)
     if lang is None:
-        problems.add("po.language", path, 1, "Language", f"language {catalog.locale_identifier or path.stem!r} is not "
-                     f"declared by {pack.id} ({', '.join(pack.languages)}): set the Language header")
+        declared = f"{pack.id} ({', '.join(pack.languages)})"
+        if catalog.locale_identifier:
+            said = f"its Language header says {catalog.locale_identifier!r}, a language not declared by {declared}: " \
+                   "fix the header, or add the language to pack.yaml's languages"
+        else:
+            said = f"it has no Language header, so its language is taken from its file name, {path.stem!r}, which is " \
+                   f"not a language declared by {declared}: set the Language header (e.g. Language: " \
+                   f"{pack.languages[-1]}) or name the file <language>.po"
+        problems.add("po.language", path, 1, "Language", said)
         return None
     if lang == pack.source_language:
         problems.add("po.language", path, 1, "Language", f"{lang!r} is the source language of {pack.id}: "
@@ -716,8 +816,7 @@ def _read_message(pack: Pack, po: _PoFile, message: Message, reading: _Reading) 
         problems.add("po.context", po.path, line, "", "entry without msgctxt: the msgctxt must be the text key", msgid)
         return False
     if key not in source_texts:
-        problems.add("po.unknown-key", po.path, line, key,
-                     f"unknown text key: text/{pack.source_language}.yaml has no {key!r}", msgid)
+        po.unknown.append((line, key, msgid))       # reported once the whole file is read (_unknown_keys)
         return False
     raw = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
     strings: tuple[str, ...] = tuple(text or "" for text in raw)
@@ -733,9 +832,27 @@ def _read_message(pack: Pack, po: _PoFile, message: Message, reading: _Reading) 
     _check_placeholders(po, entry, key, message, source, strings, problems)
     if len(problems.items) == before:
         value = _plural_value(pack, po, key, line, strings, reading.notes) if message.pluralizable else strings[0]
+        if _conflicts(po, key, line, value, reading):
+            return False
+        found = _exported_hash(pack, po, message, source, reading)
+        if found is None:                          # older than the up-to-date translation: kept
+            reading.older[po.lang] = reading.older.get(po.lang, 0) + 1
+            return False
         reading.updates.setdefault(po.lang, {})[key] = value
-        reading.hashes.setdefault(po.lang, {})[key] = _exported_hash(pack, po, message, source, reading)
+        reading.hashes.setdefault(po.lang, {})[key] = found
     return False
+
+
+def _conflicts(po: _PoFile, key: str, line: int, value, reading: _Reading) -> bool:
+    """Two files of one language translating one key two ways: neither wins (`po.conflict`)."""
+    first = reading.origins.setdefault((po.lang, key), (po.path, line, value))
+    if first[0] == po.path or first[2] == value:
+        return False
+    reading.problems.add("po.conflict", po.path, line, key,
+                         f"{_shown(value)} conflicts with {_shown(first[2])}, the {po.lang!r} translation "
+                         f"{display_path(first[0])}:{first[1]} gives for the same key: import one of the two "
+                         "(or make them agree)", other_file=str(first[0]), other_line=first[1])
+    return True
 
 
 def _plural_shape_ok(po: _PoFile, message: Message, source, strings: tuple[str, ...], problems: Problems) -> bool:
@@ -789,8 +906,8 @@ def _check_placeholders(po: _PoFile, entry: _Entry, key: str, message: Message, 
                      dropped=found.dropped, invented=found.invented)
     for form, brace in found.stray:
         problems.add("po.placeholder", po.path, entry.line_of(keywords[form]), key,
-                     f"{keywords[form]} has a stray {brace!r} (a placeholder is {{name}}, a literal brace is doubled: "
-                     f"{brace * 2}; unbalanced braces are a typo); the source has placeholders: {have}", _shorten(strings[form]),
+                     f"{keywords[form]} has a stray {brace!r} (a placeholder is {{name}}; any other brace is printed "
+                     f"as written, {brace * 2} too: it is not an escape; a brace the source lacks is a typo); the source has placeholders: {have}", _shorten(strings[form]),
                      form=form, brace=brace)
     for form in found.number_dropped:
         cat = po.cats[form]
@@ -820,11 +937,13 @@ def _plural_value(pack: Pack, po: _PoFile, key: str, line: int, strings: tuple[s
     return {cat: forms[cat] for cat in CATEGORIES if cat in forms}
 
 
-def _exported_hash(pack: Pack, po: _PoFile, message: Message, source, reading: _Reading) -> str:
+def _exported_hash(pack: Pack, po: _PoFile, message: Message, source, reading: _Reading) -> str | None:
     """The hash of the source text the entry was translated from: its own source (`exported_source`),
     recorded with its text for the next export's previous msgid. A translation of an older source
     is imported as gettext keeps a fuzzy entry: it lands, recorded as stale, and the next export
-    flags it fuzzy for review. (A PO exported before issue 16 says its hash in a comment.)"""
+    flags it fuzzy for review; but not over a translation made from today's source (None, with a
+    `po.older` warning): an old PO imported again must not undo newer work. (A PO exported before
+    issue 16 says its hash in a comment.)"""
     current = hashes_mod.text_hash(source)
     legacy = _hash_comment(message)
     exported = exported_source(message, source)
@@ -837,7 +956,14 @@ def _exported_hash(pack: Pack, po: _PoFile, message: Message, source, reading: _
         reading.sources[current] = hashes_mod.source_value(source)
     else:
         today = _id_for(source, message.pluralizable)
-        _file, line = pack.text_locations[pack.source_language][message.context or ""]
+        key = message.context or ""
+        _file, line = pack.text_locations[pack.source_language][key]
+        if own_text(pack, po.lang, key) is not None and reading.recorded(pack).get(po.lang, {}).get(key) == current:
+            reading.warnings.add("po.older", po.path, message.lineno or 0, key,
+                                 f"translated from an older source text than the present {po.lang!r} translation, "
+                                 f"which is up to date with text/{pack.source_language}.yaml:{line} "
+                                 f"({_first(today)!r}): not imported", _first(message.id))
+            return None
         reading.warnings.add("po.stale", po.path, message.lineno or 0, message.context or "",
                              f"translated from an older source text (text/{pack.source_language}.yaml:{line} now has "
                              f"{_first(today)!r}): imported, marked stale; the next export flags it fuzzy",
@@ -905,7 +1031,7 @@ def import_files(pack: Pack, files: list[Path]) -> ImportResult:
                                  "data; change it there",
                                  lang=lang)
         result.changed[lang] = list(changed)
-        result.not_imported[lang] = len(in_data)
+        result.not_imported[lang] = len(in_data) + reading.older.pop(lang, 0)
         result.unchanged[lang] = len(values) - len(changed) - len(in_data)
         if changed:
             target = pack.root / "text" / f"{lang}.yaml"
@@ -913,6 +1039,8 @@ def import_files(pack: Pack, files: list[Path]) -> ImportResult:
                 rendered[target] = render_texts(target, changed, order)
             except YamlEditError as error:
                 write_errors.add("po.write", target, error.line, error.key, str(error))
+    for lang, count in reading.older.items():       # languages of which nothing else was imported
+        result.changed[lang], result.unchanged[lang], result.not_imported[lang] = [], 0, count
     write_errors.raise_if_any()
     result.warnings += in_data_warnings.items
     for target, text in rendered.items():

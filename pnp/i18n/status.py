@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnp.errors import Problems
 from pnp.i18n import hashes as hashes_mod
 from pnp.i18n.po import own_text, source_keys
 from pnp.pack import Pack
@@ -51,22 +52,58 @@ def pack_status(pack: Pack) -> list[LanguageStatus]:
     return out
 
 
-def accept(pack: Pack, langs: list[str], keys: list[str] | None = None) -> dict[str, int]:
-    """Record today's source text as the one the present translations were made from."""
+@dataclass
+class Accepted:
+    """What `accept` did in one language."""
+
+    stale: list[str] = field(default_factory=list)        # were stale, now up to date
+    untracked: list[str] = field(default_factory=list)    # had no record, now recorded
+    current: int = 0                                      # already up to date: unchanged
+    absent: list[str] = field(default_factory=list)       # named keys the language has no text for
+
+
+def unknown_keys(pack: Pack, keys: list[str]) -> Problems:
+    """`i18n.unknown-key` for each of `keys` the source language does not have, with a guess."""
+    import difflib
+
+    order = source_keys(pack)
+    known = set(order)
+    problems = Problems()
+    file = pack.root / "text" / f"{pack.source_language}.yaml"
+    for key in keys:
+        if key not in known:
+            guess = difflib.get_close_matches(key, order, n=1)
+            problems.add("i18n.unknown-key", file, 0, key, f"unknown text key: text/{pack.source_language}.yaml has "
+                         f"no {key!r}" + (f"; did you mean {guess[0]!r}?" if guess else ""))
+    return problems
+
+
+def accept(pack: Pack, langs: list[str], keys: list[str] | None = None) -> dict[str, Accepted]:
+    """Record today's source text as the one the present translations (or those of `keys`) were
+    made from. An unknown key stops it (DataError, `i18n.unknown-key`) before anything is written."""
+    unknown_keys(pack, keys or []).raise_if_any()
     order = source_keys(pack)
     recorded = hashes_mod.read_hashes(pack.root)
     sources = hashes_mod.read_sources(pack.root)
-    counts = {}
+    done = {}
     for lang in langs:
         lang_hashes = recorded.setdefault(lang, {})
-        n = 0
+        result = done[lang] = Accepted()
         for key in keys or order:
-            if key in order and own_text(pack, lang, key) is not None:
-                source = pack.texts[pack.source_language][key]
-                lang_hashes[key] = hashes_mod.text_hash(source)
-                sources[lang_hashes[key]] = hashes_mod.source_value(source)
-                n += 1
-        counts[lang] = n
-    hashes_mod.write_hashes(pack.root, recorded, order)
-    hashes_mod.write_sources(pack.root, sources, recorded)
-    return counts
+            if own_text(pack, lang, key) is None:
+                if keys:
+                    result.absent.append(key)
+                continue
+            source = pack.texts[pack.source_language][key]
+            current = hashes_mod.text_hash(source)
+            before = lang_hashes.get(key)
+            if before == current:
+                result.current += 1
+                continue
+            (result.untracked if before is None else result.stale).append(key)
+            lang_hashes[key] = current
+            sources[current] = hashes_mod.source_value(source)
+    if any(r.stale or r.untracked for r in done.values()):
+        hashes_mod.write_hashes(pack.root, recorded, order)
+        hashes_mod.write_sources(pack.root, sources, recorded)
+    return done

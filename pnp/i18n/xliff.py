@@ -5,7 +5,8 @@ Crowdin, Weblate...) prefer it to PO.
 Export writes the PO catalog of each language (pnp.i18n.po.build_catalog) as translate-toolkit's
 PO-flavoured XLIFF (`translate.storage.poxliff`, what its po2xliff writes and Pootle/Weblate read):
 one <trans-unit> per text key whose `id` is the key (po2xliff itself drops msgctxt, our key, so
-the units are made here), <source>/<target>, `approved="no"` for a fuzzy entry, the translator
+the units are made here), <source>/<target> (no <target> for an untranslated unit),
+`approved="no"` for a fuzzy or untranslated entry (import skips a unit not approved), the translator
 comments as <note from="developer">, a plural text as a <group restype="x-gettext-plurals"> of
 one unit per gettext form (`key[0]`, `key[1]`...), and a one-line box's max-length as the XLIFF
 attributes `maxwidth` + `size-unit="char"`.
@@ -22,6 +23,7 @@ from typing import Any
 
 from pnp.errors import DataError, PnpError, Problem, Problems
 from pnp.i18n import po as po_mod
+from pnp.outputfiles import write_bytes_atomically
 from pnp.pack import Pack
 
 SUFFIX = ".xlf"
@@ -41,14 +43,32 @@ def _toolkit():
     return poxliff, multistring
 
 
-def export(pack: Pack, out: Path, uses: dict[str, list[po_mod.Use]] | None = None) -> list[Path]:
-    """`<out>/<lang>.xlf` for every language but the source."""
+def export(pack: Pack, out: Path, uses: dict[str, list[po_mod.Use]] | None = None, force: bool = False) -> list[Path]:
+    """`<out>/<lang>.xlf` for every language but the source; a file already there that holds
+    translations the game does not have yet is not overwritten unless `force` (as PO export)."""
+    made = list(po_mod.catalogs(pack, out, SUFFIX, uses))
+    if not force:
+        po_mod.refuse_pending(pack, made, _existing)
     out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for path, lang, catalog in po_mod.catalogs(pack, out, SUFFIX, uses):
-        path.write_bytes(xliff_bytes(pack, str(lang), catalog))
-        written.append(path)
-    return written
+    for path, lang, catalog in made:
+        write_bytes_atomically(path, xliff_bytes(pack, str(lang), catalog))
+    return [path for path, _lang, _catalog in made]
+
+
+def _existing(pack: Pack, path: Path, problems: Problems) -> list[tuple[str, int, Any]] | None:
+    """The units of an XLIFF file about to be overwritten, as (key, line, target)."""
+    from babel.messages.pofile import read_po
+
+    found = Problems()
+    read = read_xliff(pack, path, found)
+    if read is None:
+        for problem in found.items:
+            problems.add("po.pending", path, problem.line, "", f"cannot be read to tell whether it holds translations "
+                         f"not imported yet ({problem.message}): export with --force to overwrite it")
+        return None
+    text, lines = read
+    return [(message.context, lines.get(message.context, 0), message.string)
+            for message in read_po(text.split("\n")) if message.id and message.context]
 
 
 def xliff_bytes(pack: Pack, lang: str, catalog) -> bytes:
@@ -80,6 +100,9 @@ def xliff_bytes(pack: Pack, lang: str, catalog) -> bytes:
                 element.set("size-unit", "char")
             if message.fuzzy or not translated:
                 element.set("approved", "no")
+            if not translated:               # no translation: no <target> (not an empty "translated" one)
+                for target in [child for child in element if child.tag.endswith("target")]:
+                    element.remove(target)
     store.setfilename(store.getfilenode("NoName"), name)
     return bytes(store)
 
@@ -169,7 +192,14 @@ def import_files(pack: Pack, files: list[Path]) -> po_mod.ImportResult:
 
 
 def _where(problem: Problem, converted: dict[Path, tuple[Path, dict[str, int]]]) -> Problem:
-    """A problem about a converted file, at the .xlf file and its unit's line."""
+    """A problem about a converted file, at the .xlf file and its unit's line (and a converted
+    file its message names, as that .xlf file)."""
+    other_line = problem.get("other_line")
+    for temp, (path, lines) in converted.items():
+        shown = po_mod.display_path(temp)
+        if f"{shown}:{other_line}" in problem.message:       # po.conflict: the other file's unit
+            problem = replace(problem, message=problem.message.replace(
+                f"{shown}:{other_line}", f"{po_mod.display_path(path)}:{lines.get(problem.key, 0)}"))
     for temp, (path, lines) in converted.items():
         if str(problem.file) in (str(temp), po_mod.display_path(temp)):
             return replace(problem, file=str(path), line=lines.get(problem.key, 0))
@@ -180,6 +210,14 @@ def _renamed(result: po_mod.ImportResult, converted) -> po_mod.ImportResult:
     result.warnings = [_where(w, converted) for w in result.warnings]
     for temp, (path, _lines) in converted.items():
         shown = po_mod.display_path(temp)
-        result.notes = [note.replace(shown, po_mod.display_path(path)).replace(str(temp), str(path))
-                        for note in result.notes]
+        result.notes = [_xliff_words(note.replace(shown, po_mod.display_path(path)).replace(str(temp), str(path)))
+                        if shown in note or str(temp) in note else note for note in result.notes]
     return result
+
+
+def _xliff_words(note: str) -> str:
+    """A PO importer's note in XLIFF's words: a fuzzy entry is a unit not approved."""
+    return note.replace("fuzzy entries not imported (review them and clear the fuzzy flag)",
+                        'units not approved, not imported (review them and set approved="yes")') \
+        .replace("fuzzy entry not imported (review them and clear the fuzzy flag)",
+                 'unit not approved, not imported (review it and set approved="yes")')

@@ -3,6 +3,11 @@
 ruamel.yaml's round-trip mode keeps comments, key order, flow/block style and quoting; a file that
 is loaded and dumped unchanged comes out byte for byte the same. New keys go where the source
 language has them: right after the nearest preceding sibling the file already has.
+
+Every text written reads back as exactly the same string: the file is re-read with the pack's own
+loader (PyYAML, YAML 1.1, `pnp.yamlsource`), and a value that would not come back as that string
+(`No`, `3:2` (sexagesimal: 182), `1e3`, `~`, `2024-01-01`, leading spaces...) in the style it was
+given is written double-quoted instead.
 """
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.error import YAMLError
-from ruamel.yaml.scalarstring import ScalarString
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
 
 from pnp.i18n.plurals import CATEGORIES
 from pnp.outputfiles import write_text_atomically
@@ -26,6 +31,9 @@ class YamlEditError(Exception):
         super().__init__(message)
         self.line = line
         self.key = key
+
+
+DOUBLE_QUOTED = DoubleQuotedScalarString("\"")     # the style of a text that must be quoted
 
 
 def _yaml() -> YAML:
@@ -84,13 +92,13 @@ def _insert(node: CommentedMap, name: str, value, order: list[str], prefix: tupl
     node.insert(position, name, value)
 
 
-def _plural_node(forms: dict[str, str], old, parent: CommentedMap) -> CommentedMap:
-    like = None
+def _plural_node(forms: dict[str, str], old, parent: CommentedMap, quote: bool = False) -> CommentedMap:
+    like: Any = None
     if isinstance(old, dict):
         like = next((v for v in old.values() if isinstance(v, ScalarString)), None)
     elif isinstance(old, ScalarString):
         like = old
-    like = like or _sibling_style(parent)
+    like = DOUBLE_QUOTED if quote else like or _sibling_style(parent)
     node = CommentedMap()
     for cat in CATEGORIES:
         if cat in forms:
@@ -110,7 +118,45 @@ def set_texts(file: Path, updates: dict[str, str | dict[str, str]], order: list[
 
 
 def render_texts(file: Path, updates: dict[str, str | dict[str, str]], order: list[str]) -> str:
-    """The text `file` has once `updates` are set (see `set_texts`); nothing is written."""
+    """The text `file` has once `updates` are set (see `set_texts`); nothing is written. Each value
+    reads back with the pack's loader as exactly the text given (double-quoted where it must be)."""
+    quoted: set[str] = set()
+    while True:
+        text = _render(file, updates, order, quoted)
+        wrong = _not_read_back(file, text, updates)
+        if not wrong:
+            return text
+        if wrong <= quoted:        # double quotes did not help: never write what would not read back
+            key = sorted(wrong)[0]
+            raise YamlEditError(f"{file}: cannot write {key!r} so that it reads back as the same text", 0, key)
+        quoted |= wrong
+
+
+def _not_read_back(file: Path, text: str, updates: dict[str, str | dict[str, str]]) -> set[str]:
+    """The keys of `updates` that `text`, read as the pack reads it, does not hold as given."""
+    from pnp.errors import Problems
+    from pnp.yamlsource import parse_source
+
+    source = parse_source(file, text, Problems())
+    root = source.value if source is not None else None
+    wrong = set()
+    for key, value in updates.items():
+        node: Any = root
+        for part in key.split("."):
+            node = next((v for k, v in node.items() if str(k) == part), None) if isinstance(node, dict) else None
+        if not _same(node, value):
+            wrong.add(key)
+    return wrong
+
+
+def _same(read: Any, value: str | dict[str, str]) -> bool:
+    if isinstance(value, dict):
+        return isinstance(read, dict) and len(read) == len(value) and \
+            all(_same(read.get(cat), form) for cat, form in value.items())
+    return type(read) is str and read == value
+
+
+def _render(file: Path, updates: dict[str, str | dict[str, str]], order: list[str], quoted: set[str]) -> str:
     y = _yaml()
     text = file.read_text(encoding="utf-8") if file.is_file() else ""
     try:
@@ -143,8 +189,9 @@ def render_texts(file: Path, updates: dict[str, str | dict[str, str]], order: li
         old = node[existing] if existing is not None else None
         if isinstance(old, CommentedMap) and not _is_plural(old):
             raise YamlEditError(f"{file}: cannot set {key!r}: it is a group of texts", _line(node, existing), key)
-        new: Any = _plural_node(value, old, node) if isinstance(value, dict) else \
-            _styled(value, old if old is not None else _sibling_style(node))
+        like = DOUBLE_QUOTED if key in quoted else old if old is not None else _sibling_style(node)
+        new: Any = _plural_node(value, old, node, key in quoted) if isinstance(value, dict) else \
+            _styled(value, like)
         if existing is not None:
             node[existing] = new
         else:
