@@ -9,7 +9,7 @@ game) goes to a staging folder and replaces the previous output only once all ar
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -122,9 +122,11 @@ def build(games: list[str], options: BuildOptions, progress: BuildProgress | Non
 def _build(games: list[str], options: BuildOptions, progress: BuildProgress | None) -> BuildResult:
     check_out_folder(options.out)
     load_cache = LoadCache() if options.cache else None                # card files unchanged since the last build
-    packs = [load_pack(game, strict=options.strict, load_cache=load_cache) for game in games]   # load + validate + expand
+    built = None if options.lang in (None, "all") else {options.lang}   # missing texts said for these only
+    packs = [load_pack(game, strict=options.strict, load_cache=load_cache, languages=built)   # load + validate + expand
+             for game in games]
     if not options.force:
-        check_rules(packs)                                             # composition rules
+        check_rules(packs, built)                                      # composition rules
     for pack in packs:
         release_checked_data(pack)                                     # flat memory
     jobs = [(pack, lang) for pack in packs for lang in languages_for(pack, options.lang)]
@@ -292,20 +294,28 @@ def release_checked_data(pack: Pack) -> None:
     pack.literal_texts = {}
 
 
-def check_rules(packs: list[Pack]) -> None:
+def check_rules(packs: list[Pack], languages: Collection[str] | None = None) -> None:
     """Refuse decks that break their game's composition rules (or whose rules file is broken). The
-    checker is loaded only for a pack that has rules."""
+    checker is loaded only for a pack that has rules. `languages`: those built (None: all); a
+    finding about another language (a `text` rule's missing text) does not stop this build."""
     if not any(composition.has_rules(pack.root) for pack in packs):
         return
     # each finding once, in file and line order, as `pnp check` says them: a card of quantity 4
     # breaking a rule is one finding, not four
     errors = sorted(dict.fromkeys(f for pack in packs for f in composition.check_composition(pack)
-                                  if f.severity == composition.ERROR), key=composition.Finding.sort_key)
+                                  if f.severity == composition.ERROR and _built(f, pack, languages)),
+                    key=composition.Finding.sort_key)
     if errors:
         lines = [f"the rules checker found {len(errors)} error{'s' * (len(errors) != 1)}; "
                  "nothing was printed (fix them, or build with --force):", *map(str, errors)]
         # the rules file itself unusable is a data error (exit 2), as in `pnp check`
         raise (UnusableRulesError if any(f.fatal for f in errors) else RulesError)("\n".join(lines))
+
+
+def _built(finding: composition.Finding, pack: Pack, languages: Collection[str] | None) -> bool:
+    """Whether a rules finding concerns the build: any but one about a declared language not built."""
+    language = finding.get("language") or finding.lang
+    return languages is None or language not in pack.languages or language in languages
 
 
 def languages_for(pack: Pack, requested: str | None) -> list[str]:

@@ -5,6 +5,7 @@ see the same cards. Every problem found is collected and raised together as a `D
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -156,17 +157,21 @@ def read_pack(root: Path, problems: Problems) -> Pack | None:
         return None
 
 
-def load_pack(name_or_path: str | Path, strict: bool = True, load_cache: LoadCache | None = None) -> Pack:
+def load_pack(name_or_path: str | Path, strict: bool = True, load_cache: LoadCache | None = None,
+              languages: Collection[str] | None = None) -> Pack:
     """Load and validate a pack. `strict=False`: a text key missing in a language is a warning
     (`pack.warnings`) and resolves to the English text (or the source language's when the pack has
     no English); `strict=True`: it is an error. `load_cache` (pnp.loadcache): a card file read
-    without problems by an earlier build, and unchanged since, is taken from it."""
+    without problems by an earlier build, and unchanged since, is taken from it. `languages`: the
+    languages a missing text is reported for (a build of one language is not stopped, nor its
+    output filled with warnings, by another language still being translated); None: every declared
+    language, as `pnp check` wants."""
     root = find_pack(name_or_path)
     problems = Problems()
     main = load_source(root / PACK_FILE, problems)
     if main is None:
         raise DataError(problems.items)
-    pack = _read_pack(root, main, problems, strict=strict, load_cache=load_cache)
+    pack = _read_pack(root, main, problems, strict=strict, load_cache=load_cache, reported=languages)
     problems.raise_if_any()
     return pack
 
@@ -296,7 +301,7 @@ def _pack_file(root: Path, name: str, main: Source, path: tuple, problems: Probl
 
 
 def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True,
-               load_cache: LoadCache | None = None) -> Pack:
+               load_cache: LoadCache | None = None, reported: Collection[str] | None = None) -> Pack:
     if not isinstance(main.value, dict):
         problems.add("schema.type", main.file, 1, "pack.yaml",
                      f"expected a mapping for pack.yaml, got {schema.describe(main.value)}")
@@ -332,7 +337,8 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
                 engine=data.get("engine"), components=components, fonts=fonts, icons=icons,
                 literal_texts=literals, text_floor_pt=float(data.get("text_floor_pt") or schema.TEXT_FLOOR_PT_DEFAULT),
                 digits=_digits(main, data, languages, problems))
-    _check_text_keys(pack, [use for c in checkers for use in c.texts], problems, strict, skip=unusable)
+    _check_text_keys(pack, [use for c in checkers for use in c.texts], problems, strict, skip=unusable,
+                     reported=reported)
     if pack.fonts:                         # a declared font that cannot be used is refused at load
         problems.items.extend(packfonts.font_problems(pack))
     return pack
@@ -950,20 +956,22 @@ def fallback_language(pack: Pack, lang: str) -> str | None:
 
 
 def _check_text_keys(pack: Pack, uses: list[schema.TextUse], problems: Problems, strict: bool = True,
-                     skip: set[str] | frozenset[str] = frozenset()) -> None:
+                     skip: set[str] | frozenset[str] = frozenset(), reported: Collection[str] | None = None) -> None:
     """Every text key the data names (pack, decks, cards, collections, components) exists in every
-    declared language but those of `skip` (their text file is unusable, and reported so). Not
-    strict: a missing text takes the fallback language's text and becomes a warning."""
+    declared language of `reported` (None: all) but those of `skip` (their text file is unusable,
+    and reported so). Not strict: a missing text takes the fallback language's text and becomes a
+    warning (for the languages of `reported` only)."""
     wanted = [(use.key, use.file, use.line, use.where) for use in uses]
     wanted = _check_unknown_keys(pack, wanted, problems, skip)
+    checked = [lang for lang in pack.languages if reported is None or lang in reported]
     if not strict:
-        _fill_from_fallback(pack, wanted)
+        _fill_from_fallback(pack, wanted, checked)
     # a key a text file misspelt is reported once, on the misspelling (_check_text_typos)
-    reported = {(key, p.get("language")) for p in problems.items for key in p.get("typo_for") or ()}
+    said = {(key, p.get("language")) for p in problems.items for key in p.get("typo_for") or ()}
     for key, file, line, where in wanted:
-        for lang in pack.languages:
-            if lang not in skip and key not in pack.texts.get(lang, {}) and (key, lang) not in reported:
-                reported.add((key, lang))
+        for lang in checked:
+            if lang not in skip and key not in pack.texts.get(lang, {}) and (key, lang) not in said:
+                said.add((key, lang))
                 problems.add("text.missing", file, line, where, _missing_message(pack, key, lang),
                              text_key=key, language=lang)
 
@@ -1020,7 +1028,8 @@ def _check_unknown_keys(pack: Pack, wanted: list[tuple[str, Path, int, str]], pr
     return kept
 
 
-def _fill_from_fallback(pack: Pack, wanted: list[tuple[str, Path, int, str]]) -> None:
+def _fill_from_fallback(pack: Pack, wanted: list[tuple[str, Path, int, str]], warned: list[str]) -> None:
+    """Every language takes a missing text from its fallback; those of `warned` say so."""
     places: dict[str, tuple[Path, int, str]] = {}
     for lang in dict.fromkeys(["en", pack.source_language]):
         for key, (file, line) in pack.text_locations.get(lang, {}).items():
@@ -1037,6 +1046,8 @@ def _fill_from_fallback(pack: Pack, wanted: list[tuple[str, Path, int, str]]) ->
             if key not in pack.texts.get(source, {}) or source == lang:
                 continue
             texts[key] = pack.texts[source][key]
+            if lang not in warned:
+                continue
             pack.warnings.append(Problem(display_path(file), line, where,
                                          f"text key {key!r} has no {lang!r} text: using the {source!r} text "
                                          f"({_where_to_add(pack, key, lang)})", code="text.missing",

@@ -91,6 +91,28 @@ def test_a_missing_translation_prints_english_with_a_warning(tiny_pack, tmp_path
     assert (tmp_path / "out" / "tiny" / "tiny-cards-it-a4.pdf").exists()
 
 
+def test_a_language_still_in_progress_does_not_stop_the_build_of_another(tiny_pack, tmp_path):
+    """A build reports missing texts for the languages it builds only (warnings, and errors under
+    --strict); `--lang all` and `pnp check` still report every language's."""
+    replace(tiny_pack / "pack.yaml", "languages: [en, it]", "languages: [en, it, es]")
+    (tiny_pack / "text/es.yaml").write_text('game:\n  name: "Pequeño"\n', encoding="utf-8")
+    replace(tiny_pack / "text/it.yaml", "  gamma: {title: Gamma, body: Due facce}\n", "")
+    out = tmp_path / "out"
+    for lang in ("en", "it"):
+        built = run_build(tiny_pack, out, "--lang", lang)
+        assert built.exit_code == 0, built.output
+        assert "'es'" not in built.output
+    assert "has no 'it' text" in built.output and "card.gamma.title" in built.output   # the built language's kept
+    strict = run_build(tiny_pack, out, "--lang", "en", "--strict")
+    assert strict.exit_code == 0 and "warning" not in strict.output, strict.output
+    strict = run_build(tiny_pack, out, "--lang", "it", "--strict")
+    assert strict.exit_code == 2 and "has no 'it' text" in strict.output and "'es'" not in strict.output
+    every = run_build(tiny_pack, out, "--lang", "all")
+    assert every.exit_code == 0 and "has no 'es' text" in every.output and "has no 'it' text" in every.output
+    checked = CliRunner().invoke(main, ["check", str(tiny_pack)])
+    assert "has no 'es' text" in checked.output and "has no 'it' text" in checked.output
+
+
 def test_unknown_language(tiny_pack, tmp_path):
     result = run_build(tiny_pack, tmp_path / "out", "--lang", "fr")
     assert result.exit_code == 2

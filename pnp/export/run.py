@@ -59,7 +59,8 @@ def export(game: str, options: ExportOptions) -> ExportResult:
     converter = _converter(preset, options)
     dpi = options.dpi or preset.dpi
     check_out_folder(options.out)
-    pack = load_pack(game, strict=options.strict)
+    built = None if options.lang in (None, "all") else {options.lang}   # missing texts said for these only
+    pack = load_pack(game, strict=options.strict, languages=built)
     languages = languages_for(pack, options.lang)
     check_face_count([(pack, lang) for lang in languages])
     rendered = {lang: render_decks(pack, lang, preset) for lang in languages}   # every problem first
