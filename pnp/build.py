@@ -10,7 +10,7 @@ game) goes to a staging folder and replaces the previous output only once all ar
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,12 +31,13 @@ from pnp.print_constants import BLEED_MM, FLIPS, LAYOUTS, PRINTER_MARGIN_MM  # n
 from pnp.progress import BuildProgress
 from pnp.render.faces import FaceMaker, RenderedFace
 from pnp.render.templates import TEMPLATE_NO_BACK, TemplateProblem
+from pnp.render.textbox import TEXT_CONTROL
 from pnp.sheets.pdfcommon import Staging, remove_leftovers, staged
 from pnp.sheets.pdfparts import PdfParts
 from pnp.sheets.pdfwriter import Face, SheetCard, write_cards_pdf
 from pnp.sheets.sprues import NoLayoutError, find_sprue
 from pnp.text import digits, fonts
-from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, TEXT_OFF_CARD, TEXT_SMALL, FitIssue
+from pnp.text.fitreport import TEXT_FIT, TEXT_GLYPH, TEXT_ICON, TEXT_MARKUP, TEXT_OFF_CARD, TEXT_SMALL, FitIssue
 from pnp.yamlsource import dotted
 
 if TYPE_CHECKING:   # boards, parts, tuck boxes and PNG previews load when a build makes them (start-up time)
@@ -48,6 +49,8 @@ TEXT_MISSING = "text.missing"           # a text key the build language lacks (a
 PRINT_NO_LAYOUT = "print.no-layout"     # a deck's card size fits no sheet layout on this paper
 CACHE_UNWRITABLE = "cache.unwritable"   # the face cache folder cannot be written: a warning, the build goes on
 WARNED_TEXT = (TEXT_SMALL, TEXT_OFF_CARD)  # text problems the build prints as warnings and goes on
+# a text's own problems: said where the text is written (at_the_texts)
+TEXT_PROBLEMS = (TEXT_FIT, TEXT_GLYPH, TEXT_CONTROL, TEXT_MARKUP, TEXT_ICON)
 
 
 class UnknownLanguageError(PnpError):
@@ -141,16 +144,15 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
         progress.stage("faces drawn", sum(2 * len(pack.cards()) for pack, _lang in jobs))
     for pack, lang in jobs:                                            # lay out + render
         with digits.using(digits.for_language(pack.digits, lang, options.digits)):   # how numbers print
-            faces, found = render_faces(pack, lang, cache=cache, keep_svg=False, packed=True,
-                                        on_card=progress.advance if progress is not None else None)
+            faces, on_faces = render_faces(pack, lang, cache=cache, keep_svg=False, packed=True,
+                                           on_card=progress.advance if progress is not None else None)
             prepared.append(faces)
-            problems.extend(found)
-            plan, found = render_components(pack, lang, options)          # boards, parts, aids
+            plan, on_components = render_components(pack, lang, options)  # boards, parts, aids
             plans.append(plan)
-            problems.extend(found)
             box = plan_boxes(faces, options, cache)                       # a tuck box per deck
             boxes.append(box)
-            problems.extend(box.problems if box is not None else ())
+            on_boxes = box.problems if box is not None else []
+            problems.extend(at_the_texts(pack, [*on_faces, *on_components, *on_boxes]))   # as `pnp check` says them
     if cache is not None:
         cache.save()                                                   # the faces drawn, even if the build stops
     # Text printed under MIN_PRINTED_PT still prints (a designer may want it), and text past the
@@ -274,6 +276,40 @@ def _face_problems(problems: Problems, face: RenderedFace, card: Card, side: str
     for key in face.missing_keys:
         problems.add(TEXT_MISSING, card.file, card.line, label, f"text key {key!r} has no {lang!r} text", lang=lang,
                      face=side, text_key=key, language=lang)
+
+
+def at_the_texts(pack: Pack, problems: list[Problem]) -> list[Problem]:
+    """A text's own problem (TEXT_PROBLEMS: it does not fit, a glyph no font has, markup...) is
+    said where the text is written when a text file has it: at its key's line in text/<lang>.yaml,
+    keyed by the text key, the card or component it prints on leading the message; and once per
+    text, code and language however many faces print it ('(and 35 more faces)'). A text written
+    in the card data keeps its card's place. The build and `pnp check` (pnp.check.printing) both
+    say them so; the other problems are returned as they are."""
+    out: list[Problem | tuple] = []
+    groups: dict[tuple, list[Problem]] = {}
+    for problem in problems:
+        text_key = problem.get("text_key") if problem.code in TEXT_PROBLEMS else None
+        located = pack.text_locations.get(problem.lang, {}).get(text_key) if text_key else None
+        if located is None or display_path(located[0]) == problem.file:
+            out.append(problem)
+            continue
+        file, line = located
+        moved = replace(problem, file=display_path(file), line=line, key=str(text_key), snippet="",
+                        message=f"{problem.key}: {problem.message}")
+        group = (moved.code, moved.file, moved.line, moved.key, moved.lang)
+        if group not in groups:
+            groups[group] = []
+            out.append(group)
+        groups[group].append(moved)
+    return [item if isinstance(item, Problem) else _merged(groups[item]) for item in out]
+
+
+def _merged(members: list[Problem]) -> Problem:
+    first = members[0]
+    if len(members) == 1:
+        return first
+    more = len(members) - 1
+    return replace(first, message=f"{first.message} (and {more} more face{'s' if more > 1 else ''})")
 
 
 def fit_issue(problem: Problem) -> FitIssue | None:

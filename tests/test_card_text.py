@@ -143,3 +143,33 @@ def test_a_collection_entry_may_hold_its_text_too(pack_dir):
     red = next(item for item in pack.collections["colours"] if item["id"] == "red")
     assert red["name"] == "collection.colours.red.name"
     assert (pack.texts["en"][red["name"]], pack.texts["it"][red["name"]]) == ("Red", "Rosso")
+
+
+def test_a_translations_markup_fit_and_glyph_errors_are_said_at_the_translation(pack_dir, tmp_path):
+    """The build says a text's own problem where the text is written (text/it.yaml's line and
+    key, naming the card it prints on), once per text and language, as `pnp check` does."""
+    replace(pack_dir / "cards/main.yaml", "- {id: king,", "- {id: queen, kind: plain, title: {en: Queen, it: Regina}, "
+            "body: card.king.body, colour: red, value: 8}\n- {id: king,")
+    (pack_dir / "text/it.yaml").write_text(
+        "# Italian texts of the keyed cards\n"
+        "deck: {main: Mazzo principale}\n"
+        "card:\n"
+        f"  king:\n    title: {'Re ' * 80}\n"
+        "    body: \"Un passo \U0001F9DF in ogni direzione\"\n"
+        "  main:\n    knight: {title: \"**Cavaliere\"}\n", encoding="utf-8")
+    built = run("build", str(pack_dir), "--out", str(tmp_path / "out"), "--lang", "it")
+    assert built.exit_code == 2 and "Traceback" not in built.output
+    said = [line for line in built.output.splitlines() if "[it]" in line]
+    assert len(said) == 3, built.output
+    assert "cardtext/text/it.yaml:5: card.king.title: [it] front: card king: " in said[0]
+    assert "does not fit" in said[0]
+    assert "cardtext/text/it.yaml:6: card.king.body: [it] front: card " in said[1]
+    assert "no glyph" in said[1] and said[1].endswith("(and 1 more face)")          # the king and the queen
+    assert "cardtext/text/it.yaml:8: card.main.knight.title: [it] front: card knight: " in said[2]
+    assert "opens bold that never closes" in said[2]
+    assert not list((tmp_path / "out").rglob("*.pdf"))
+    checked = run("check", str(pack_dir))
+    for line in ("text/it.yaml:5: error [text.fit] card.king.title", "text/it.yaml:6: error [text.glyph] card.king.body",
+                 "text/it.yaml:8: error [text.markup] card.main.knight.title"):
+        assert line in checked.output
+

@@ -501,7 +501,10 @@ def test_text_that_does_not_fit_is_a_build_error(tmp_path):
     edit(copy / "text" / "en.yaml", 'build: "Build"', 'build: "' + "Build a wall " * 40 + '"')
     result = CliRunner().invoke(main, ["build", str(copy), "--lang", "en", "--out", str(tmp_path / "out"), "--force"])
     assert result.exit_code == 2
-    assert "components.yaml" in result.output and "does not fit" in result.output
+    # said where the text is written (text/en.yaml), naming the component that prints it, as `pnp check` does
+    said = [line for line in result.output.splitlines() if "does not fit" in line]
+    assert len(said) == 1 and "text/en.yaml:" in said[0] and ": die.action.build: [en] components[3]: " in said[0]
+    assert "| - type: dice" not in result.output      # the component's snippet is not shown under the text's line
     assert not (tmp_path / "out" / ZVV).exists() or not list((tmp_path / "out" / ZVV).glob("*.pdf"))
     plan = plan_components(load_pack(copy), "en", "a4")
     [problem] = {p for p in plan.problems}

@@ -28,7 +28,15 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from pnp.build import FACES, TEXT_MISSING, BuildOptions, PreparedFaces, render_components, render_faces
+from pnp.build import (
+    FACES,
+    TEXT_MISSING,
+    BuildOptions,
+    PreparedFaces,
+    at_the_texts,
+    render_components,
+    render_faces,
+)
 from pnp.composition import ERROR, WARNING, Finding, finding
 from pnp.errors import Problem, display_path
 from pnp.pack import Pack
@@ -77,18 +85,20 @@ def render_findings(pack: Pack, languages: list[str] | None = None,
         prepared, problems = render_faces(pack, lang, drawings=True)
         if on_faces is not None:
             on_faces(prepared)
-        out.extend(_finding(pack, problem, reported) for problem in problems)
-        out.extend(_size_findings(pack, prepared))
         # Boards, parts and aids print text too: draw them on every paper; a problem found on
         # several is one finding (identical findings are merged when the report is sorted).
         for paper in PAPERS:
-            _plan, problems = render_components(pack, lang, BuildOptions(paper=paper))
-            out.extend(_finding(pack, problem, reported) for problem in problems)
+            _plan, found = render_components(pack, lang, BuildOptions(paper=paper))
+            problems = [*problems, *found]
+        # a text's problem at the text, once per text, as the build says it
+        out.extend(_finding(pack, problem, reported) for problem in at_the_texts(pack, problems))
+        out.extend(_size_findings(pack, prepared))
     return _merge(pack, [f for f in out if f is not None])
 
 
 def _merge(pack: Pack, findings: list[Finding]) -> list[Finding]:
-    """One finding per text key and problem: a string shown on 30 cards is one thing to fix."""
+    """One finding per text key and problem: a missing text asked by 30 cards is one thing to fix
+    (a text's own problems are merged by at_the_texts)."""
     text_files = {display_path(source.file) for name, source in pack.sources.items() if name.startswith("text:")}
     groups: dict[tuple, list[Finding]] = {}
     for f in findings:
@@ -113,12 +123,7 @@ def _finding(pack: Pack, problem: Problem, reported: set[tuple[str, str]]) -> Fi
     if code == TEXT_OFF_CARD:           # a warning, like the build's
         return Finding(WARNING, code, problem.file, problem.line, problem.key, problem.message, _OFF_CARD_HINT,
                        pack.id, False, problem.lang, problem.face, problem.detail)
-    if code in _HINTS:
-        located = pack.text_locations.get(lang, {}).get(text_key) if text_key else None
-        if located and display_path(located[0]) != problem.file:
-            file, line = located
-            return Finding(ERROR, code, display_path(file), line, text_key, f"{problem.key}: {problem.message}",
-                           _HINTS[code], pack.id, _REFUSED_BY_BUILD, lang, problem.face, problem.detail)
+    if code in _HINTS:                  # at the text file's line already when a text file has it (at_the_texts)
         return _at_problem(pack, problem, _HINTS[code])
     if code == TEXT_MISSING:
         # an error, not fatal: the build prints the source language's text (it refuses it only
