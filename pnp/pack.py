@@ -522,9 +522,10 @@ def _add_literal_texts(root: Path, literals: list[schema.LiteralText], texts: di
                        ) -> dict[str, schema.LiteralText]:
     """Texts written in the data join the text files' under their synthesized keys, so templates,
     components, `pnp check` and `pnp i18n` read them like any other. A translation written in the
-    data (`{en: ..., it: ...}`, a `title.it` column) wins over one `pnp i18n import` put in
-    text/<lang>.yaml. A synthesized key that the source text file already uses (or that is a
-    group of its keys, or below one of its texts) is a clash: the designer's key is kept."""
+    data (`{en: ..., it: ...}`, a `title.it` column) and one in text/<lang>.yaml for the same
+    text is one text given twice (`text.key-clash` naming both; `pnp i18n import` never writes
+    such a key). A synthesized key that the source text file already uses (or that is a group of
+    its keys, or below one of its texts) is a clash: the designer's key is kept."""
     out: dict[str, schema.LiteralText] = {}
     if not literals or not texts:
         return out
@@ -547,9 +548,23 @@ def _add_literal_texts(root: Path, literals: list[schema.LiteralText], texts: di
             continue
         out[key] = literal
         for lang, text in literal.texts.items():
+            if lang != source_lang and key in locations.get(lang, {}):
+                _translated_twice(literal, lang, locations[lang][key], problems)
             texts.setdefault(lang, {})[key] = text
             locations.setdefault(lang, {})[key] = (literal.file, literal.lines.get(lang, literal.line))
     return out
+
+
+def _translated_twice(literal: schema.LiteralText, lang: str, written: tuple[Path, int], problems: Problems) -> None:
+    """A translation written in the data whose text file has one too: which one prints would be a
+    guess (the data's did, silently), so it is an error naming both."""
+    file, line = written
+    here = f"its `{literal.key.rsplit('.', 1)[-1]}.{lang}` column" if spreadsheets.is_spreadsheet(Path(literal.file)) \
+        else f"its `{lang}:` here"
+    problems.add("text.key-clash", literal.file, literal.lines.get(lang, literal.line), literal.where,
+                 f"the {lang!r} text is given twice: {here} ({shortened(str(literal.texts[lang]), 40)!r}) and "
+                 f"{display_path(file)}:{line} ({literal.key}); keep one of them", text_key=literal.key,
+                 language=lang, other_file=display_path(file), other_line=line)
 
 
 def _check_hash_typos(root: Path, languages: list[str], locations: dict[str, dict[str, tuple[Path, int]]],

@@ -173,3 +173,20 @@ def test_a_translations_markup_fit_and_glyph_errors_are_said_at_the_translation(
                  "text/it.yaml:8: error [text.markup] card.main.knight.title"):
         assert line in checked.output
 
+
+def test_a_translation_in_the_data_and_in_the_text_file_is_a_clash_naming_both(pack_dir, tmp_path):
+    """A `title.it` column (or an `it:` of a card's mapping) and text/it.yaml's entry for the same
+    text: which one prints would be a guess (the data's did, silently); an error naming both."""
+    with (pack_dir / "text/it.yaml").open("a", encoding="utf-8") as file:
+        file.write("  main:\n    bishop: {title: Vescovo}\n  sheet:\n    rook: {title: Torre nera}\n")
+    checked = run("check", str(pack_dir))
+    assert checked.exit_code == 2 and "Traceback" not in checked.output
+    said = [line for line in checked.output.splitlines() if "[text.key-clash]" in line]
+    assert len(said) == 2, checked.output
+    assert "cards/main.yaml:5: error [text.key-clash] card bishop.title: [it] the 'it' text is given twice: " \
+           "its `it:` here ('Alfiere') and " in said[0] and "text/it.yaml:6 (card.main.bishop.title)" in said[0]
+    assert "cards/sheet.csv:2: error [text.key-clash] card rook.title (C2): [it] the 'it' text is given twice: " \
+           "its `title.it` column ('Torre') and " in said[1] and "text/it.yaml:8 (card.sheet.rook.title)" in said[1]
+    built = run("build", str(pack_dir), "--out", str(tmp_path / "out"), "--lang", "it")
+    assert built.exit_code == 2 and built.output.count("is given twice") == 2
+    assert not list((tmp_path / "out").rglob("*.pdf"))
