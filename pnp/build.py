@@ -48,6 +48,7 @@ FACES = ("front", "back")
 TEXT_MISSING = "text.missing"           # a text key the build language lacks (also the loader's code)
 PRINT_NO_LAYOUT = "print.no-layout"     # a deck's card size fits no sheet layout on this paper
 CACHE_UNWRITABLE = "cache.unwritable"   # the face cache folder cannot be written: a warning, the build goes on
+SHEET_WORDS = "i18n.sheet-words"        # shared sheet words printing in English (pnp lacks the language)
 WARNED_TEXT = (TEXT_SMALL, TEXT_OFF_CARD)  # text problems the build prints as warnings and goes on
 # a text's own problems: said where the text is written (at_the_texts)
 TEXT_PROBLEMS = (TEXT_FIT, TEXT_GLYPH, TEXT_CONTROL, TEXT_MARKUP, TEXT_ICON)
@@ -133,6 +134,9 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
     for pack in packs:
         release_checked_data(pack)                                     # flat memory
     jobs = [(pack, lang) for pack in packs for lang in languages_for(pack, options.lang)]
+    words = [p for pack, lang in jobs for p in sheet_word_problems(pack, lang)]   # sheet words in English
+    if options.strict and any(p.get("english") for p in words):
+        raise DataError([p for p in words if p.get("english")])
     check_face_count(jobs)                                             # bounded time and memory
     check_layouts(packs, options)                                      # every deck fits the paper
     prepared: list[PreparedFaces] = []
@@ -161,7 +165,7 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
     problems = [p for p in problems if p.code not in WARNED_TEXT]
     if problems:
         raise DataError(problems)
-    result = BuildResult(warnings=[*(w for pack in packs for w in pack.warnings), *small])
+    result = BuildResult(warnings=[*(w for pack in packs for w in pack.warnings), *words, *small])
     result.cleaned = sum(remove_leftovers(output_dir(pack, options)) for pack in packs)
     with staged() as staging:                                          # impose + write, all or nothing
         written = write_documents(prepared, plans, boxes, options, staging, progress, cache)
@@ -276,6 +280,37 @@ def _face_problems(problems: Problems, face: RenderedFace, card: Card, side: str
     for key in face.missing_keys:
         problems.add(TEXT_MISSING, card.file, card.line, label, f"text key {key!r} has no {lang!r} text", lang=lang,
                      face=side, text_key=key, language=lang)
+
+
+def sheet_word_problems(pack: Pack, lang: str) -> list[Problem]:
+    """The shared sheet words (pnp.i18n.sheet: print instructions, page labels, the cut/fold/glue
+    legend, "Player aid"...) a build in `lang` prints in English, pnp lacking the language and the
+    pack's text/sheet/<lang>.yaml (if any) lacking them: one problem (detail `english`: how many;
+    an error under --strict). A text/sheet/<lang>.yaml of a language pnp has is not used: pnp's
+    own words print, alike in every game (a warning, never an error: pnp may come to ship the
+    language after the game wrote it)."""
+    supplied = pack.sheet_words.get(lang)
+    file = display_path(pack.root / sheet_text.SUPPLIED / f"{lang}.yaml")
+    if sheet_text.has_language(lang):
+        if supplied is None:
+            return []
+        return [Problem(file, 0, "", f"not used: pnp has its own {lang!r} sheet words "
+                        f"(pnp/i18n/sheet/{lang}.yaml), which every game prints alike", code=SHEET_WORDS,
+                        lang=lang, detail=(("language", lang),))]
+    english = sheet_text.unsupplied(lang, supplied)
+    if not english:
+        return []
+    total = len(sheet_text.table(sheet_text.SOURCE))
+    if supplied is None:
+        said = (f"pnp has no {lang!r} sheet words: all {total} print in English (the print instructions, page "
+                f"labels, the cut/fold/glue legend, 'Player aid'...); write this file, the keys of "
+                f"pnp/i18n/sheet/en.yaml translated")
+    else:
+        shown = ", ".join(english[:4]) + (", ..." if len(english) > 4 else "")
+        said = (f"{len(english)} of the {total} shared sheet words are not here and print in English ({shown}); "
+                f"add them, translated (the keys of pnp/i18n/sheet/en.yaml)")
+    return [Problem(file, 0, "", said, code=SHEET_WORDS, lang=lang,
+                    detail=(("english", len(english)), ("language", lang)))]
 
 
 def at_the_texts(pack: Pack, problems: list[Problem]) -> list[Problem]:
@@ -437,6 +472,7 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
         sheet_cards.append(SheetCard(front=Face(front.key, front.drawing), back=Face(back.key, back.drawing),
                                      trim_w=trim_w, trim_h=trim_h, label=card.id))
     title = pack.texts[faces.lang].get(pack.name, pack.id)
+    supplied = pack.sheet_words.get(faces.lang)                        # a language pnp's sheet words lack
     parts = None
     if cache is not None:
         parts = PdfParts.open(cache.folder, f"{pack.root.resolve()}\0{target.name}")
@@ -444,9 +480,10 @@ def write_pdf(faces: PreparedFaces, options: BuildOptions, folder: Path | None =
     # every game shares (pnp/i18n/sheet), drawn through the text layer's fonts (Cyrillic, Arabic).
     try:
         write_cards_pdf(target, sheet_cards, paper=options.paper, layout=options.layout, flip=options.flip,
-                        back_offset=options.back_offset_mm, title=sheet_text.t(faces.lang, "sheet.title", game=title),
+                        back_offset=options.back_offset_mm,
+                        title=sheet_text.t_in(faces.lang, "sheet.title", supplied, game=title),
                         subject=f"pnp print-and-play sheets: {pack.id}", lang=faces.lang,
-                        instructions=sheet_text.card_instructions(faces.lang), font=fonts.register("regular"),
+                        instructions=sheet_text.card_instructions(faces.lang, supplied), font=fonts.register("regular"),
                         printer_margin=options.printer_margin_mm, on_page=on_page, page_reports=False, parts=parts,
                         last=output_dir(pack, options) / target.name)
     except BaseException:

@@ -101,6 +101,9 @@ class Pack:
     literal_texts: dict[str, schema.LiteralText] = field(default_factory=dict)
     text_floor_pt: float = schema.TEXT_FLOOR_PT_DEFAULT   # pack.yaml text_floor_pt: `pnp i18n fit`'s floor
     digits: dict[str, str] = field(default_factory=dict)   # lang -> digit system (schema.DIGITS)
+    # lang -> dotted key -> text: the shared sheet words of a language pnp lacks, from the pack's
+    # text/sheet/<lang>.yaml (pnp.i18n.sheet); with where each is written
+    sheet_words: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def source_language(self) -> str:
@@ -319,6 +322,7 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
                                                       languages)
     kinds = _read_kinds(main, data.get("kinds") or {}, problems)
     texts, text_sources, text_locations, unusable = _read_texts(root, languages, problems)
+    sheet_words = _read_sheet_words(root, languages, problems)
     template_dirs = [root / "templates", TEMPLATES_DIR]
     decks = _read_decks(root, main, data.get("decks") or [], kinds, problems, checkers, languages, load_cache)
     literals = _add_literal_texts(root, [lit for c in checkers for lit in c.literal_texts], texts, text_locations,
@@ -336,7 +340,7 @@ def _read_pack(root: Path, main: Source, problems: Problems, strict: bool = True
                 texts=texts, template_dirs=template_dirs, sources=sources, text_locations=text_locations,
                 engine=data.get("engine"), components=components, fonts=fonts, icons=icons,
                 literal_texts=literals, text_floor_pt=float(data.get("text_floor_pt") or schema.TEXT_FLOOR_PT_DEFAULT),
-                digits=_digits(main, data, languages, problems))
+                digits=_digits(main, data, languages, problems), sheet_words=sheet_words)
     _check_text_keys(pack, [use for c in checkers for use in c.texts], problems, strict, skip=unusable,
                      reported=reported)
     if pack.fonts:                         # a declared font that cannot be used is refused at load
@@ -500,6 +504,48 @@ def _read_texts(root: Path, languages: list[str], problems: Problems) -> tuple[d
     return texts, sources, locations, unusable
 
 
+def _read_sheet_words(root: Path, languages: list[str], problems: Problems) -> dict[str, dict[str, Any]]:
+    """text/sheet/<lang>.yaml: the shared sheet words (pnp/i18n/sheet/en.yaml's keys: print
+    instructions, page labels, the cut/fold/glue legend...) of a language, for one pnp lacks.
+    Checked as pnp's own: a key en.yaml lacks (with a did-you-mean), plural forms, placeholders;
+    a file of an undeclared language is an error too. Only the keys en.yaml has are kept."""
+    from pnp.i18n import sheet
+
+    folder = root / sheet.SUPPLIED
+    if not folder.is_dir():
+        return {}
+    english = sheet.table(sheet.SOURCE)
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        lang = path.stem
+        if lang not in languages:
+            problems.add("schema.unknown-key", path, 0, "", f"{sheet.SUPPLIED}/{path.name}: {lang!r} is not a declared "
+                         f"language{schema.did_you_mean(lang, languages)} (the pack declares: {', '.join(languages)})",
+                         unknown=lang)
+            continue
+        source = load_source(path, problems)
+        if source is None or source.value is None:
+            continue
+        if not isinstance(source.value, dict):
+            problems.add("schema.type", source.file, 1, "", f"{sheet.SUPPLIED}/{path.name} must be a mapping of the "
+                         f"keys of pnp/i18n/sheet/en.yaml, got {schema.describe(source.value)}", language=lang)
+            continue
+        flat: dict[str, Any] = {}
+        where: dict[str, tuple[Path, int]] = {}
+        _flatten(source, (), source.value, flat, problems, lang, where)
+        known = sorted(english)
+        for key in flat:
+            if key not in english:
+                problems.add("text.unknown-key", where[key][0], where[key][1], key,
+                             f"{key!r} is no shared sheet word{schema.did_you_mean(key, known)} ({sheet.SUPPLIED}/"
+                             f"{path.name} holds the keys of pnp/i18n/sheet/en.yaml)", text_key=key, language=lang)
+        words = {key: text for key, text in flat.items() if key in english}
+        for key, code, message in sheet.differences(words):
+            problems.add(code, where[key][0], where[key][1], key, message, text_key=key, language=lang)
+        out[lang] = words
+    return out
+
+
 def _usable_text_file(source: Source, lang: str, problems: Problems) -> bool:
     """A text file holds a mapping of text keys; an empty one (or only comments) or any other
     value is one problem naming the file."""
@@ -603,8 +649,11 @@ def _check_text_typos(texts: dict[str, dict], sources: dict[str, Source],
     typo (`titel:` for `title:`): one error on its line, and the key it was meant to be is not
     reported missing again (`typo_for` in the problem's detail). A new key the other languages
     have not translated yet is not a typo: the language still has every key the others have."""
+    from pnp.i18n import sheet
+
     if len(texts) < 2:
         return
+    shared = sheet.table(sheet.SOURCE)
     for lang, flat in texts.items():
         others = set().union(*(set(t) for other, t in texts.items() if other != lang))
         missing_here = sorted(others - set(flat))
@@ -618,6 +667,13 @@ def _check_text_typos(texts: dict[str, dict], sources: dict[str, Source],
             path = tuple(typo.split("."))
             file, line = locations[lang][typo] if typo in locations[lang] else (source.file, source.line(path))
             below = f" ({len(guesses)} keys below it)" if len(guesses) > 1 else ""
+            if typo in shared:          # no misspelling: the shared word, written where pnp does not look
+                problems.add("schema.unknown-key", file, line, typo,
+                             f"{typo!r} is a shared sheet word (no other language's text file has it): the words "
+                             f"pnp lacks for {lang!r} go in {sheet.SUPPLIED}/{lang}.yaml (the keys of "
+                             f"pnp/i18n/sheet/en.yaml); a game's own wording of one goes in every language's "
+                             f"text file", source.snippet(path), unknown=typo, language=lang, lang=lang)
+                continue
             problems.add("schema.unknown-key", file, line, typo,
                          f"unknown text key {typo!r}{below} (no other language has it); did you mean "
                          f"{meant!r}, which text/{lang}.yaml lacks?", source.snippet(path),

@@ -142,3 +142,16 @@ def replace_once(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"test setup: {old!r} not in {path}"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def cimiterio_with_spanish(tmp_path: Path, spanish: str | None = None) -> Path:
+    """A copy of cimiterio declaring Spanish, a language pnp's sheet words lack: its text/es.yaml
+    is `spanish`, or German's (complete) when None."""
+    pack = tmp_path / "cimiterio"
+    shutil.copytree(REPO / "data" / "cimiterio", pack)
+    replace_once(pack / "pack.yaml", "languages: [it, en, uk, ar, de]", "languages: [it, en, uk, ar, de, es]")
+    if spanish is None:
+        shutil.copy(pack / "text" / "de.yaml", pack / "text" / "es.yaml")
+    else:
+        (pack / "text" / "es.yaml").write_text(spanish, encoding="utf-8")
+    return pack

@@ -4,6 +4,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
+from conftest import cimiterio_with_spanish
 
 from pnp.cli import main
 from pnp.pack import load_pack
@@ -180,16 +181,7 @@ def test_build_refuses_a_deck_that_breaks_its_rules_unless_forced(tmp_path):
 def test_a_language_in_progress_stops_neither_the_rules_nor_the_strict_build_of_another(tmp_path):
     """cimiterio's rules ask every deceased name in every language: a strict German build is not
     refused for the Spanish still being written; the Spanish build and `--lang all` are."""
-    import shutil
-
-    pack = tmp_path / "cimiterio"
-    shutil.copytree(Path(__file__).resolve().parent.parent / "data" / "cimiterio", pack)
-    main_file = pack / "pack.yaml"
-    text = main_file.read_text(encoding="utf-8")
-    assert "languages: [it, en, uk, ar, de]" in text
-    main_file.write_text(text.replace("languages: [it, en, uk, ar, de]", "languages: [it, en, uk, ar, de, es]"),
-                         encoding="utf-8")
-    (pack / "text" / "es.yaml").write_text('game:\n  name: "Cimiterio"\n', encoding="utf-8")
+    pack = cimiterio_with_spanish(tmp_path, 'game:\n  name: "Cimiterio"\n')
     out = tmp_path / "out"
     german = CliRunner().invoke(main, ["build", str(pack), "--out", str(out), "--lang", "de", "--strict"])
     assert german.exit_code == 0, german.output

@@ -13,6 +13,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
+from conftest import cimiterio_with_spanish
+from pdftext import pdf_pages
 from reportlab.pdfbase import pdfmetrics
 
 from pnp.build import render_faces
@@ -384,3 +386,90 @@ def test_calibrate_cli_takes_lang(tmp_path):
     assert "Калібрування двобічного друку" in page_text(pdf, 0)
     bad = CliRunner().invoke(main, ["calibrate", "--lang", "xx", "--out", str(tmp_path)])
     assert bad.exit_code != 0
+
+
+# ---- a language pnp's sheet words lack: said, and a game may supply them (text/sheet/<lang>.yaml)
+
+SPANISH_WORDS = """\
+sheet:
+  print: "Imprimir al 100% / tamaño real — sin escalar"
+  duplex_long: "dúplex: voltear por el borde largo"
+  label: "{title} · hoja {sheet}/{sheets} · {side}"
+  front: "anverso"
+components:
+  legend: {title: "Leyenda", cut: "cortar", fold: "doblar", glue: "pegar"}
+  aid: "Ayuda de juego"
+  tiles: {one: "{n} pieza", many: "{n} piezas", other: "{n} piezas"}
+"""
+
+
+def test_a_language_pnp_has_no_sheet_words_for_is_said_once_and_refused_under_strict(tmp_path):
+    assert not sheet.has_language("es")
+    pack = cimiterio_with_spanish(tmp_path)
+    out = tmp_path / "out"
+    built = CliRunner().invoke(main, ["build", str(pack), "--lang", "es", "--out", str(out)])
+    assert built.exit_code == 0, built.output
+    said = [line for line in built.output.splitlines() if "sheet words" in line]
+    total = len(sheet.table(sheet.SOURCE))
+    assert len(said) == 1 and "text/sheet/es.yaml: [es] pnp has no 'es' sheet words: " \
+        f"all {total} print in English" in said[0] and "pnp/i18n/sheet/en.yaml" in said[0]
+    from pnp.build import BuildOptions, build
+    result = build([str(pack)], BuildOptions(lang="es", out=tmp_path / "api"))
+    assert [(w.code, w.lang, w.get("english")) for w in result.warnings if w.code == "i18n.sheet-words"] \
+        == [("i18n.sheet-words", "es", total)]
+    strict = CliRunner().invoke(main, ["build", str(pack), "--lang", "es", "--strict", "--out", str(tmp_path / "s")])
+    assert strict.exit_code == 2 and "pnp has no 'es' sheet words" in strict.output and "Traceback" not in strict.output
+    assert not list((tmp_path / "s").rglob("*.pdf"))
+    german = CliRunner().invoke(main, ["build", str(pack), "--lang", "de", "--strict", "--out", str(tmp_path / "d")])
+    assert german.exit_code == 0 and "sheet words" not in german.output, german.output
+    checked = CliRunner().invoke(main, ["check", str(pack), "--no-print"])
+    assert "warning [i18n.sheet-words] [es] pnp has no 'es' sheet words" in checked.output
+
+
+def test_a_pack_supplies_the_sheet_words_pnp_lacks_and_they_print(tmp_path):
+    pack = cimiterio_with_spanish(tmp_path)
+    (pack / "text" / "sheet").mkdir()
+    (pack / "text" / "sheet" / "es.yaml").write_text(SPANISH_WORDS, encoding="utf-8")
+    out = tmp_path / "out"
+    built = CliRunner().invoke(main, ["build", str(pack), "--lang", "es", "--out", str(out)])
+    assert built.exit_code == 0, built.output
+    total = len(sheet.table(sheet.SOURCE))
+    assert f"[es] {total - 10} of the {total} shared sheet words are not here and print in English" in built.output
+    parts = " ".join(pdf_pages(out / "cimiterio" / "cimiterio-parts-es-a4.pdf"))
+    for word in ("Leyenda", "cortar", "doblar", "pegar", "Ayuda de juego"):
+        assert word in parts
+    assert "Legend" not in parts and "Player aid" not in parts
+    cards = pdf_pages(out / "cimiterio" / "cimiterio-cards-es-a4.pdf")[0]
+    assert "Imprimir al 100% / tamaño real — sin escalar; dúplex: voltear por el borde largo" in words(cards)
+    assert "hoja 1/12 · anverso" in cards
+    # complete: no warning, and --strict builds
+    english = (sheet.FOLDER / "en.yaml").read_text(encoding="utf-8")
+    full = english.replace('"cut"', '"cortar"').replace('title: "Legend"', 'title: "Leyenda"')
+    full = full.replace('one: "{n} tile"', 'one: "{n} pieza"\n    many: "{n} piezas"')
+    full = full.replace('one: "Read the', 'many: "Average the {n} targets."\n    one: "Read the')
+    (pack / "text" / "sheet" / "es.yaml").write_text(full, encoding="utf-8")
+    strict = CliRunner().invoke(main, ["build", str(pack), "--lang", "es", "--strict", "--out", str(out)])
+    assert strict.exit_code == 0 and "sheet words" not in strict.output, strict.output
+
+
+def test_a_packs_sheet_words_are_checked_like_pnps(tmp_path):
+    pack = cimiterio_with_spanish(tmp_path)
+    (pack / "text" / "sheet").mkdir()
+    (pack / "text" / "sheet" / "es.yaml").write_text(
+        'sheet:\n  label: "{titulo} · hoja {sheet}/{sheets} · {side}"\n'
+        'components:\n  legend:\n    cutt: "cortar"\n  aid: {one: "Ayuda", other: "Ayudas"}\n'
+        '  tiles:\n    one: "{n} pieza"\n', encoding="utf-8")
+    (pack / "text" / "sheet" / "fr.yaml").write_text('sheet: {print: "Imprimer"}\n', encoding="utf-8")
+    (pack / "text" / "sheet" / "de.yaml").write_text('sheet: {print: "Drucken"}\n', encoding="utf-8")
+    checked = CliRunner().invoke(main, ["check", str(pack), "--no-print"])
+    assert checked.exit_code == 2 and "Traceback" not in checked.output
+    for said in ("text/sheet/es.yaml:2: error [text.placeholder] sheet.label: [es] placeholders",
+                 "text/sheet/es.yaml:5: error [text.unknown-key] components.legend.cutt: [es] "
+                 "'components.legend.cutt' is no shared sheet word; did you mean 'components.legend.cut'?",
+                 "text/sheet/es.yaml:6: error [text.plural] components.aid: [es] plural forms in one language only",
+                 "text/sheet/es.yaml:7: error [text.plural] components.tiles:",
+                 "text/sheet/fr.yaml: error [schema.unknown-key] text/sheet/fr.yaml: 'fr' is not a declared language",
+                 "text/sheet/de.yaml: warning [i18n.sheet-words] [de] not used: pnp has its own 'de' sheet words"):
+        assert said in checked.output, said
+    built = CliRunner().invoke(main, ["build", str(pack), "--lang", "de", "--out", str(tmp_path / "out")])
+    assert built.exit_code == 2 and "components.legend.cutt" in built.output

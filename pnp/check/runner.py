@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from pnp.build import sheet_word_problems
 from pnp.check.art import ArtResolution
 from pnp.check.printing import render_findings
 from pnp.composition import ERROR, WARNING, Finding, check_composition, finding
@@ -47,6 +48,10 @@ def load_for_check(name_or_path: str | Path) -> tuple[Pack | None, list[Finding]
     problems = Problems()
     pack = read_pack(root, problems)
     findings = [load_finding(p, pack.id if pack else game) for p in sorted(set(problems.items))]
+    if pack is not None:
+        # sheet words a build prints in English (pnp lacks the language): a warning, as the build's
+        findings.extend(replace(load_finding(p, pack.id), severity=WARNING, fatal=False)
+                        for lang in pack.languages for p in sheet_word_problems(pack, lang))
     if pack is not None and pack.fonts and not problems.items:
         # A pack with its own fonts: characters of its texts that no font of the language covers.
         # A warning here, since a printed one is already a text.glyph error at its box (a text no

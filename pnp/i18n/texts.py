@@ -5,12 +5,13 @@
 
 The pack's own text (text/<lang>.yaml) wins, except a text the loader only borrowed from the
 fallback language (a missing translation, not --strict), which loses to a real translation in the
-shared sheet strings (pnp/i18n/sheet). A key neither has raises `MissingText`. Card templates,
+shared sheet strings (pnp/i18n/sheet, or the pack's text/sheet/<lang>.yaml for a language pnp
+lacks). A key neither has raises `MissingText`. Card templates,
 component drawers and card fields all look texts up here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.i18n import sheet
@@ -31,21 +32,21 @@ class Texts:
     own: dict[str, Any]          # the pack's texts in `lang`, fallbacks included (pack.texts[lang])
     written: frozenset[str]      # the keys text/<lang>.yaml itself holds (not borrowed)
     lang: str
+    # the pack's text/sheet/<lang>.yaml: the shared words of a language pnp lacks (pnp.i18n.sheet)
+    supplied: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, pack: Any, lang: str) -> "Texts":
-        return cls(pack.texts.get(lang, {}), frozenset((pack.text_locations or {}).get(lang, {})), lang)
+        return cls(pack.texts.get(lang, {}), frozenset((pack.text_locations or {}).get(lang, {})), lang,
+                   (getattr(pack, "sheet_words", None) or {}).get(lang, {}))
 
     def source(self, key: str) -> tuple[dict[str, Any], str] | None:
         """(table, language) the text of `key` comes from, or None."""
-        shared_lang = self.lang if sheet.has_language(self.lang) else sheet.SOURCE
-        shared = sheet.table(shared_lang)
-        borrowed = key not in self.written and shared_lang == self.lang
-        if key in self.own and not (borrowed and key in shared):
+        found = sheet.source(self.lang, key, self.supplied)
+        borrowed = key not in self.written and found is not None and found[1] == self.lang
+        if key in self.own and not borrowed:
             return self.own, self.lang
-        if key in shared:
-            return shared, shared_lang
-        return None
+        return found
 
     def __contains__(self, key: object) -> bool:
         return isinstance(key, str) and self.source(key) is not None

@@ -106,7 +106,7 @@ class _RecordingTexts(Texts):
     read with `t()`: they are not in the card's own data)."""
 
     def __init__(self, texts: Texts):
-        super().__init__(texts.own, texts.written, texts.lang)
+        super().__init__(texts.own, texts.written, texts.lang, texts.supplied)
         object.__setattr__(self, "seen", [])
 
     def source(self, key: str) -> tuple[dict[str, Any], str] | None:

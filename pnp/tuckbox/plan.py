@@ -211,6 +211,8 @@ class _Words:
         if found:
             return found[0], found[1], key
         if key.startswith(("components.", "sheet.")):
+            if not sheet_text.has_language(self.lang) and key in self.pack.sheet_words.get(self.lang, {}):
+                return self.pack.root / sheet_text.SUPPLIED / f"{self.lang}.yaml", 0, key
             return sheet_text.FOLDER / f"{self.lang if sheet_text.has_language(self.lang) else 'en'}.yaml", 0, key
         return self.pack.root / "pack.yaml", 0, key
 
@@ -302,7 +304,7 @@ def write_tuckboxes(plan: TuckBoxPlan, path: str | Path) -> list[TuckBoxNet]:
     if not plan.pages:
         raise ValueError(f"{plan.pack.id}: no deck has cards: there is no tuck box to print")
     game = plan.pack.texts.get(plan.lang, {}).get(plan.pack.name, plan.pack.id)
-    title = f"{game} · {sheet_text.t(plan.lang, 'components.tuckbox')}"
+    title = f"{game} · {sheet_text.t_in(plan.lang, 'components.tuckbox', plan.pack.sheet_words.get(plan.lang))}"
     placed = [p for net in plan.nets for p in net.placements]
     kept, key = plan._kept, None
     if kept is not None:                    # the PDF of the same inputs, kept whole (pnp.tuckbox.pagecache)

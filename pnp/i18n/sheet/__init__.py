@@ -10,7 +10,8 @@ What it holds (stable keys, English source in en.yaml):
 The files are nested mappings of strings, like a game's text/<lang>.yaml; a mapping whose keys are
 CLDR plural categories is a plural text (`PluralText`) and must have exactly the categories its
 language needs. Look texts up with `t(lang, key, n=..., **values)` (the same rules as a template's
-`t()`: pnp.i18n.lookup). A language this pack lacks falls back to English (`texts(lang)`);
+`t()`: pnp.i18n.lookup). A language this pack lacks falls back to English (`texts(lang)`; see
+below for a game's own words of it);
 `check()` lists every missing key, stray key, plural or placeholder problem (a test keeps it empty).
 
 These are the shared sheet words: every game prints them from here, so a game cannot rename the
@@ -19,6 +20,19 @@ what its board, parts and mat are called) in its text/<lang>.yaml; any other `co
 there is an `i18n.shared-word` finding of `pnp i18n lint` unless the game's text/glossary.yaml
 declares it `own_wording` (pnp.components.core.Context.t still looks at the game's text first);
 `sheet.*` and `calibrate.*` come only from here.
+
+A language this pack lacks: a game (or its translator) supplies the words in the pack's
+`text/sheet/<lang>.yaml` (SUPPLIED), the keys of en.yaml translated, checked as these files are
+(pnp.pack: a key en.yaml lacks is `text.unknown-key` with a did-you-mean, `text.plural`,
+`text.placeholder`; a file of an undeclared language is an error). They print before the English
+fallback (`source`, `t_in`, `card_instructions(lang, supplied)`, pnp.i18n.texts.Texts); a build in
+a language whose words still fall back to English, wholly or in part, says so once
+(`i18n.sheet-words`, pnp.build.sheet_word_problems: how many, and the file to write), an error
+under --strict; `pnp check` warns. A language this pack has keeps its own words: a game's
+text/sheet/<lang>.yaml for it is not used (an `i18n.sheet-words` warning), since the point of these
+words is that every game prints them alike and a fix here reaches every game; a better wording
+belongs here, in pnp. Such a file is translated by hand (copy en.yaml): `pnp i18n export` does not
+carry it.
 """
 from __future__ import annotations
 
@@ -108,28 +122,74 @@ def check() -> list[str]:
         table, more = _load(lang)
         found.extend(more)
         found.extend(_plural_problems(lang, table))
-        for key, text in source.items():
-            if key not in table:
-                found.append(f"{lang}.yaml: {key}: missing (en: {str(text)!r})")
-                continue
-            other = table[key]
-            if isinstance(text, PluralText) != isinstance(other, PluralText):
-                found.append(f"{lang}.yaml: {key}: plural forms in one language only")
-            want, got = _placeholders(text), _placeholders(other)
-            # a plural form may leave {n} out ("قطعتان": two tiles), but no other placeholder
-            if got - want or (want - got) - ({"n"} if isinstance(text, PluralText) else set()):
-                found.append(f"{lang}.yaml: {key}: placeholders {sorted(got)} differ from en {sorted(want)}")
+        found.extend(f"{lang}.yaml: {key}: missing (en: {str(text)!r})" for key, text in source.items()
+                     if key not in table)
+        found.extend(f"{lang}.yaml: {key}: {message}" for key, _code, message in differences(table))
         found.extend(f"{lang}.yaml: {key}: not in en.yaml" for key in table if key not in source)
     return found
 
 
+def differences(words: dict) -> list[tuple[str, str, str]]:
+    """(key, code, message) of each text of `words` (one language's, pnp's or a game's
+    text/sheet/<lang>.yaml) that English words otherwise: plural in one language only
+    (`text.plural`), other placeholders (`text.placeholder`). Keys English lacks are the caller's."""
+    source = table(SOURCE)
+    found = []
+    for key, other in words.items():
+        text = source.get(key)
+        if text is None:
+            continue
+        if isinstance(text, PluralText) != isinstance(other, PluralText):
+            found.append((key, "text.plural", "plural forms in one language only"))
+        want, got = _placeholders(text), _placeholders(other)
+        # a plural form may leave {n} out ("قطعتان": two tiles), but no other placeholder
+        if got - want or (want - got) - ({"n"} if isinstance(text, PluralText) else set()):
+            found.append((key, "text.placeholder", f"placeholders {sorted(got)} differ from en {sorted(want)}"))
+    return found
+
+
+# ---- the words of a language pnp lacks, supplied by a game (text/sheet/<lang>.yaml)
+
+SUPPLIED = "text/sheet"     # in a pack: <lang>.yaml, the keys of en.yaml
+
+
+def source(lang: str, key: str, supplied: dict | None = None) -> tuple[dict, str] | None:
+    """(table, language) the shared text of `key` in `lang` comes from: pnp's own words of `lang`;
+    for a language pnp lacks, the game's `supplied` ones (its text/sheet/<lang>.yaml), then English.
+    None for a key English lacks."""
+    if has_language(lang):
+        own = table(lang)
+        return (own, lang) if key in own else None
+    if supplied and key in supplied:
+        return supplied, lang
+    english = table(SOURCE)
+    return (english, SOURCE) if key in english else None
+
+
+def t_in(lang: str, key: str, supplied: dict | None, n=None, **values) -> str:
+    """t(), with a game's `supplied` words for a language pnp lacks."""
+    found = source(lang, key, supplied)
+    if found is None:
+        return t(lang, key, n, **values)        # raises the lookup's own error
+    return translate(found[0], found[1], key, n, **values)
+
+
+def unsupplied(lang: str, supplied: dict | None = None) -> list[str]:
+    """The shared keys that print in English in `lang`: none for a language pnp has; else those the
+    game's `supplied` words lack."""
+    if has_language(lang):
+        return []
+    return [key for key in table(SOURCE) if key not in (supplied or {})]
+
+
 # ---- what the writers take
 
-def card_instructions(lang: str) -> dict[str, str]:
-    """The `instructions` of pnp.sheets.pdfwriter.write_cards_pdf in `lang`."""
+def card_instructions(lang: str, supplied: dict | None = None) -> dict[str, str]:
+    """The `instructions` of pnp.sheets.pdfwriter.write_cards_pdf in `lang` (`supplied`: a game's
+    words for a language pnp lacks)."""
     keys = ("print", "duplex_long", "duplex_short", "gutterfold", "instructions", "test_bar", "label",
             "front", "back", "gutterfold_side")
-    return {key: t(lang, f"sheet.{key}") for key in keys}
+    return {key: t_in(lang, f"sheet.{key}", supplied) for key in keys}
 
 
 def parts_instructions(lang: str, overrides: dict | None = None) -> dict[str, str]:
