@@ -473,3 +473,12 @@ def test_a_packs_sheet_words_are_checked_like_pnps(tmp_path):
         assert said in checked.output, said
     built = CliRunner().invoke(main, ["build", str(pack), "--lang", "de", "--out", str(tmp_path / "out")])
     assert built.exit_code == 2 and "components.legend.cutt" in built.output
+
+
+def test_a_shared_word_in_a_text_file_of_a_new_language_points_to_text_sheet(tmp_path):
+    pack = cimiterio_with_spanish(tmp_path, 'game:\n  name: "Cimiterio"\ncomponents: {legend: {cut: cortar}}\n')
+    checked = CliRunner().invoke(main, ["check", str(pack), "--no-print"])
+    said = [line for line in checked.output.splitlines() if "components.legend.cut" in line]
+    assert len(said) == 1 and "text/es.yaml:3: error [schema.unknown-key] components.legend.cut: [es] " \
+        "'components.legend.cut' is a shared sheet word" in said[0] and "text/sheet/es.yaml" in said[0]
+    assert "did you mean 'components.mat'" not in checked.output
