@@ -44,7 +44,8 @@ CASES = [
     ("unknown pack key", "pack.yaml", "palette:", "colours_x: 1\npalette:",
      "pack.yaml", "colours_x", r"unknown key 'colours_x' in pack\.yaml"),
     ("text does not fit", "text/en.yaml", "body: Two faces}", "body: " + "Overflowing " * 80 + "}",
-     "cards/main.yaml", "id: gamma", r"\[en\] front: .* does not fit a 55x40 mm box even at 6 pt"),
+     # said where the text is written, naming the card it prints on (as `pnp check` says it)
+     "text/en.yaml", "Overflowing", r"card\.gamma\.body: \[en\] front: card gamma: .* does not fit a 55x40 mm box even at 6 pt"),
     ("unknown kind", "cards/main.yaml", "kind: double", "kind: tripple",
      "cards/main.yaml", "id: gamma", r"card gamma\.kind: unknown kind 'tripple' \(known: plain, double\)"),
 ]
