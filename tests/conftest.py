@@ -137,6 +137,14 @@ def pack_dir(tmp_path) -> Path:
     return Path(shutil.copytree(CARDTEXT, tmp_path / "cardtext"))
 
 
+def copy_exported(exported: Path, tmp_path: Path) -> Path:
+    """A test's own copy of a module's exported Cimiterio (`exported`: its cimiterio/ and po/),
+    in tmp_path; the pack's folder."""
+    for name in ("cimiterio", "po"):
+        shutil.copytree(exported / name, tmp_path / name)
+    return tmp_path / "cimiterio"
+
+
 def replace_once(path: Path, old: str, new: str) -> None:
     """Edit a test's copy of a pack file; the test setup fails if `old` is not there."""
     text = path.read_text(encoding="utf-8")

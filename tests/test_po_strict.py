@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import copy_exported
 
 from pnp.cli import main
 from pnp.errors import DataError
@@ -40,9 +41,7 @@ def exported(tmp_path_factory) -> Path:
 @pytest.fixture
 def game(exported, tmp_path) -> Path:
     """This test's own copy of the pack, its PO files in tmp_path/po."""
-    for name in ("cimiterio", "po"):
-        shutil.copytree(exported / name, tmp_path / name)
-    return tmp_path / "cimiterio"
+    return copy_exported(exported, tmp_path)
 
 
 def _texts(pack: Path) -> dict[str, bytes]:

@@ -1033,34 +1033,33 @@ static void store_state(const Game *g, Buffers *B)
     memcpy((char *)B->rng.buf + 8, &g->rng_dice_own, 8);
 }
 
+/* ((index, amount), ...) of the first n indices of `order`, in that order (first touch first) */
+static PyObject *pairs(const int *order, const int64_t *amounts, int n)
+{
+    PyObject *out = PyTuple_New(n);
+    for (int i = 0; out && i < n; i++) {
+        PyObject *pair = Py_BuildValue("(iL)", order[i], (long long)amounts[order[i]]);
+        if (pair == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyTuple_SET_ITEM(out, i, pair);
+    }
+    return out;
+}
+
 /* ((rule index, times fired), ...) then ((counter index, amount), ...), first touch first */
 static PyObject *record(const Game *g)
 {
-    PyObject *fired = PyTuple_New(g->nfired), *counted = NULL;
+    PyObject *fired = pairs(g->fired_order, g->fired, g->nfired);
     if (fired == NULL)
         return NULL;
-    for (int i = 0; i < g->nfired; i++) {
-        int r = g->fired_order[i];
-        PyObject *pair = Py_BuildValue("(iL)", r, (long long)g->fired[r]);
-        if (pair == NULL)
-            goto fail;
-        PyTuple_SET_ITEM(fired, i, pair);
-    }
-    counted = PyTuple_New(g->ncounted);
-    if (counted == NULL)
-        goto fail;
-    for (int i = 0; i < g->ncounted; i++) {
-        int c = g->counted_order[i];
-        PyObject *pair = Py_BuildValue("(iL)", c, (long long)g->counted[c]);
-        if (pair == NULL)
-            goto fail;
-        PyTuple_SET_ITEM(counted, i, pair);
+    PyObject *counted = pairs(g->counted_order, g->counted, g->ncounted);
+    if (counted == NULL) {
+        Py_DECREF(fired);
+        return NULL;
     }
     return Py_BuildValue("(NN)", fired, counted);
-fail:
-    Py_DECREF(fired);
-    Py_XDECREF(counted);
-    return NULL;
 }
 
 static void release(Buffers *B)
