@@ -172,7 +172,7 @@ def accept(game, lang, keys):
     """Mark the present translations (or KEYS) as made from today's source text (clears stale).
 
     Without --lang, every translation language. Each language's line names the stale keys marked
-    up to date (the first ACCEPT_SHOWN, then a count), how many untracked translations got a
+    up to date (the first ten, then a count), how many untracked translations got a
     record and how many were up to date already. An unknown key stops it (exit 2, with a guess)
     before anything is written."""
     from pnp.i18n.status import accept as accept_keys
