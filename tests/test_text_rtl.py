@@ -91,7 +91,7 @@ def correlation(p: np.ndarray, q: np.ndarray, smooth: int = 7) -> float:
 # Against an independent engine: Pillow + libraqm
 
 SIZE_PT = 24
-REFERENCE_STRINGS = ["زومبي يهاجم الآن", "٣ زومبي", "10 نقاط", "Zombie Bus يصل", "(مثال)"]
+REFERENCE_STRINGS = ["زومبي يهاجم الآن", "٣ زومبي", "10 نقاط", "Zombie Bus يصل", "(مثال)", "باب Bus (v1) سليم"]
 
 
 def reference_ink(text: str) -> np.ndarray:

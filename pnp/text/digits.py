@@ -11,7 +11,10 @@ context variable, like `pnp.text.packfonts.using`); without one, text prints as 
 
 Arabic-Indic: each digit 0-9 becomes ٠-٩; between digits "." becomes the Arabic decimal separator
 ٫ and "," the thousands separator ٬, and "%" after a digit the Arabic percent sign ٪ (CLDR's `arab`
-number symbols).
+number symbols). Not in a Latin token: a word with a left-to-right letter in it, its parts joined
+by . , : / + - ("v1.2", "D6", "2d6+1", "x2"), is a name or a notation the translator wrote in Latin
+and prints as written, digits, separators and all; a number standing alone ("5", "3.5", "100%", the
+"2" of "Cimiterio 2") or attached to Arabic letters changes.
 
 Signs, in a right-to-left language. CLDR writes Arabic signed numbers with a mark before the sign
 (Arabic plusSign/minusSign): ARABIC LETTER MARK (U+061C) with Arabic-Indic digits, so the sign
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -43,6 +47,8 @@ _SEPARATOR = re.compile(f"(?<=[{_DIGIT}])([.,])(?=[{_DIGIT}])")
 _PERCENT = re.compile(f"(?<=[{_DIGIT}])%")
 # a sign that starts a number: at the start, or after white space or an opening bracket
 _SIGN = re.compile(f"(?:^|(?<=[\\s(\\[{{«]))([+\\-\u2212\u00b1])(?=[{_DIGIT}])")
+# a word and the words joined to it by . , : / + - ; one with a left-to-right letter keeps its digits
+_TOKEN = re.compile(r"\w+(?:[.,:/+\-]\w+)*")
 _BADGE = re.compile(f"[+\\-\u2212\u00b1]?[{_DIGIT}]+(?:[\u2013\\-][{_DIGIT}]+|\\+)?")
 
 
@@ -88,9 +94,7 @@ def printed(text: str, numbers: Numbers | None = None) -> str:
     if numbers is None or not any(c.isdigit() for c in text):
         return text
     if numbers.system == "arabic-indic":
-        text = _PERCENT.sub("\u066a", text)
-        text = _SEPARATOR.sub(lambda m: "\u066b" if m.group(1) == "." else "\u066c", text)
-        text = text.translate(_ARABIC_INDIC)
+        text = _arabic_indic(text)
     if not numbers.rtl:
         return text
     mark = ALM if numbers.system == "arabic-indic" else LRM
@@ -98,6 +102,23 @@ def printed(text: str, numbers: Numbers | None = None) -> str:
     if _BADGE.fullmatch(text.strip()) and not text.strip().isdigit():
         return RLI + marked + PDI
     return marked
+
+
+def _arabic_indic(text: str) -> str:
+    """Arabic-Indic digits and number signs everywhere but in Latin tokens (they print as written)."""
+    pieces, done = [], 0
+    for token in _TOKEN.finditer(text):
+        if any(c.isalpha() and unicodedata.bidirectional(c) == "L" for c in token.group()):
+            pieces += [_arabic_indic_numbers(text[done:token.start()]), token.group()]
+            done = token.end()
+    pieces.append(_arabic_indic_numbers(text[done:]))
+    return "".join(pieces)
+
+
+def _arabic_indic_numbers(text: str) -> str:
+    text = _PERCENT.sub("\u066a", text)
+    text = _SEPARATOR.sub(lambda m: "\u066b" if m.group(1) == "." else "\u066c", text)
+    return text.translate(_ARABIC_INDIC)
 
 
 def printed_rich(rich, numbers: Numbers | None = None):
