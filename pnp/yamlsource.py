@@ -143,6 +143,34 @@ class _Builder:
             return _UNREADABLE
 
 
+# A scalar or flow collection left open: the parser notices only where it ends (often the end of the
+# file), and its context mark is where it opened, the place to fix.
+_OPENED = {"while scanning a quoted scalar": "quote", "while parsing a flow mapping": "'{'",
+           "while parsing a flow sequence": "'['"}
+
+
+def syntax_error(error: yaml.YAMLError, text: str) -> tuple[int, str]:
+    """(line, message) of a YAML syntax error: the line of the parser's problem, or of the quote or
+    bracket left open that it comes from ("the quote opened at line 5 is never closed")."""
+    mark = getattr(error, "problem_mark", None)
+    line = mark.line + 1 if mark else 0
+    reason = getattr(error, "problem", None) or str(error)
+    opened = getattr(error, "context_mark", None)
+    what = _OPENED.get(str(getattr(error, "context", "")))
+    if mark is None or opened is None or what is None or opened.line >= mark.line:
+        return line, f"YAML syntax error: {reason}"
+    if what == "quote":
+        lines = text.splitlines()
+        char = lines[opened.line][opened.column] if opened.line < len(lines) and opened.column < len(lines[opened.line]) else ""
+        what = {'"': "double quote (\")", "'": "single quote (')"}.get(char, what)
+    index = getattr(mark, "index", None)
+    if index is not None and not text[index:].strip():
+        told = f"is never closed: the file ends inside it (YAML syntax error: {reason})"
+    else:
+        told = f"is not closed before line {line} (YAML syntax error: {reason})"
+    return opened.line + 1, f"the {what} opened at line {opened.line + 1} {told}"
+
+
 def load_shipped(path: Path) -> Any:
     """A file pnp ships (sheet layouts, sheet words, conventions), parsed by libyaml when PyYAML has
     it: the pure-Python parser took a tenth of a small build's start. No line marks: pnp's own data
@@ -228,11 +256,9 @@ def parse_source(file: Path, text: str, problems: Problems) -> Source | None:
         problems.add("yaml.too-large", file, 0, "", f"values nest more than {MAX_DEPTH} levels deep")
         return None
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark else 0
-        reason = getattr(error, "problem", None) or str(error)
+        line, message = syntax_error(error, text)
         snippet = text.splitlines()[line - 1].strip() if 0 < line <= len(text.splitlines()) else ""
-        problems.add("yaml.syntax", file, line, "", f"YAML syntax error: {reason}", snippet)
+        problems.add("yaml.syntax", file, line, "", message, snippet)
         return None
     builder = _Builder(file, problems)
     try:

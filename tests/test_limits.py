@@ -184,7 +184,7 @@ def test_a_misspelt_card_field_is_one_message_on_its_line_and_no_template_runs(t
     ("cimiterio", "cards/tombs.yaml", "{id: tomb-01, kind: tomb,", "{id: tomb-01, knd: tomb,", "cards/tombs.yaml",
      "knd:", "schema.unknown-key"),
     # a syntax error in a collection file: not its references nor its shape
-    ("zombie-run", "symbols.yaml", "  hue: 335\n", "  hue: [335\n", "symbols.yaml", "glyph: star", "yaml.syntax"),
+    ("zombie-run", "symbols.yaml", "  hue: 335\n", "  hue: [335\n", "symbols.yaml", "hue: [335", "yaml.syntax"),
     # a parent key misspelt in a text file: one typo on its line, not one per key below it (8)
     # nor a missing text on every card whose template asks for one of them
     ("zombie-run", "text/it.yaml", "\nui:\n", "\nuii:\n", "text/it.yaml", "uii:", "schema.unknown-key"),

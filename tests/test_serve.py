@@ -240,8 +240,8 @@ def test_the_page_follows_the_edits(serve, pack, browser):
     cards = pack / "cards" / "main.yaml"
     good = cards.read_text(encoding="utf-8")
     save(cards, good + "- {id: delta, kind: plain, title: [card.alpha.title\n")
-    # the parser notices the missing "]" on the next line, and says so (see `pnp check`)
-    wait.until(shown.text_to_be_present_in_element((By.ID, "errors"), "cards/main.yaml:5"))
+    # the parser notices the missing "]" at the end of the file; the line said is where "[" opens (see `pnp check`)
+    wait.until(shown.text_to_be_present_in_element((By.ID, "errors"), "cards/main.yaml:4"))
     assert not browser.find_elements(By.CSS_SELECTOR, "figure.card")       # no stale cards
 
     save(cards, good)
