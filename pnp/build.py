@@ -23,6 +23,7 @@ from pnp import (
 from pnp.errors import DataError, OutputError, PnpError, Problem, Problems, display_path
 from pnp.facecache import FaceCache
 from pnp.i18n import sheet as sheet_text
+from pnp.i18n.status import stale_summary
 from pnp.limits import MAX_FACES_PER_BUILD
 from pnp.loadcache import LoadCache
 from pnp.pack import Card, Deck, Pack, load_pack
@@ -137,6 +138,7 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
     words = [p for pack, lang in jobs for p in sheet_word_problems(pack, lang)]   # sheet words in English
     if options.strict and any(p.get("english") for p in words):
         raise DataError([p for p in words if p.get("english")])
+    stale = [p for pack, lang in jobs for p in stale_summary(pack, lang)]   # a warning, even under --strict
     check_face_count(jobs)                                             # bounded time and memory
     check_layouts(packs, options)                                      # every deck fits the paper
     prepared: list[PreparedFaces] = []
@@ -165,7 +167,7 @@ def _build(games: list[str], options: BuildOptions, progress: BuildProgress | No
     problems = [p for p in problems if p.code not in WARNED_TEXT]
     if problems:
         raise DataError(problems)
-    result = BuildResult(warnings=[*(w for pack in packs for w in pack.warnings), *words, *small])
+    result = BuildResult(warnings=[*(w for pack in packs for w in pack.warnings), *words, *stale, *small])
     result.cleaned = sum(remove_leftovers(output_dir(pack, options)) for pack in packs)
     with staged() as staging:                                          # impose + write, all or nothing
         written = write_documents(prepared, plans, boxes, options, staging, progress, cache)

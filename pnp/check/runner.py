@@ -15,6 +15,7 @@ from pnp.composition import ERROR, WARNING, Finding, check_composition, finding
 from pnp.engines.reachability import engine_finding
 from pnp.engines.reachability import pack_findings as reachability_findings
 from pnp.errors import Problem, Problems
+from pnp.i18n.translated import translation_findings
 from pnp.pack import Pack, UnknownGameError, find_pack, read_pack
 from pnp.text import packfonts
 
@@ -52,6 +53,7 @@ def load_for_check(name_or_path: str | Path) -> tuple[Pack | None, list[Finding]
         # sheet words a build prints in English (pnp lacks the language): a warning, as the build's
         findings.extend(replace(load_finding(p, pack.id), severity=WARNING, fatal=False)
                         for lang in pack.languages for p in sheet_word_problems(pack, lang))
+        findings.extend(translation_findings(pack))     # text.icons, text.stale: warnings at the translation
     if pack is not None and pack.fonts and not problems.items:
         # A pack with its own fonts: characters of its texts that no font of the language covers.
         # A warning here, since a printed one is already a text.glyph error at its box (a text no

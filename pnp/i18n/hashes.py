@@ -21,11 +21,15 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
 from pnp.i18n.plurals import PluralText
 from pnp.outputfiles import write_text_atomically
+
+if TYPE_CHECKING:
+    from pnp.pack import Pack
 
 HASH_FILE = ".source-hashes.yaml"
 SOURCES_FILE = ".source-texts.yaml"
@@ -40,6 +44,18 @@ def text_hash(text: str) -> str:
     else:
         payload = str(text)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:12]
+
+
+def source_keys(pack: Pack) -> list[str]:
+    """The source language's keys in file order."""
+    return list(pack.text_locations.get(pack.source_language, {}))
+
+
+def own_text(pack: Pack, lang: str, key: str):
+    """The text `lang`'s own file has for `key` (None if missing: fallbacks do not count)."""
+    if key in pack.text_locations.get(lang, {}):
+        return pack.texts[lang][key]
+    return None
 
 
 def hash_file(root: Path) -> Path:

@@ -32,7 +32,9 @@ Import is strict and all or nothing: a syntax error (Babel's reader guesses wher
 refuse), a control character, a placeholder the source lacks or a source placeholder left out, a
 stray brace, a plural form without `{n}` that stands for several numbers, an unknown or repeated
 key: each is a Problem (`po.syntax`, `po.control-char`, `po.placeholder`, `po.plural`,
-`po.duplicate`...) with file and line, and no file is written. A translation of an older source
+`po.duplicate`...) with file and line, and no file is written. A translation whose icons (`:skull:`)
+are not its source's is imported with a `po.icons` warning (pnp.i18n.icons: icons may move, and a
+language may word one; a wrong placeholder breaks the text). A translation of an older source
 text (its msgid, msgid_plural or `#. source <category>:` forms are not today's; a PO exported
 before issue 16: its `source-hash` comment) is imported, recorded as stale with the hash of that
 source (kept in text/.source-texts.yaml), with a `po.stale` warning: the next export flags it
@@ -64,6 +66,8 @@ from babel.messages.pofile import PoFileError, read_po, unescape, write_po
 
 from pnp.errors import Problem, Problems, display_path, shortened
 from pnp.i18n import hashes as hashes_mod
+from pnp.i18n import icons
+from pnp.i18n.hashes import own_text, source_keys  # noqa: F401 - also asked for here
 from pnp.i18n.placeholders import compare, placeholders
 from pnp.i18n.plurals import (
     CATEGORIES,
@@ -98,18 +102,6 @@ class Use:
         w, h = self.box_mm
         size = f", {self.size_pt:g} pt" if self.size_pt else ""
         return f"{self.where}: {w:.1f} x {h:.1f} mm box{size}" + (", one line" if self.single_line else "")
-
-
-def source_keys(pack: Pack) -> list[str]:
-    """The source language's keys in file order."""
-    return list(pack.text_locations.get(pack.source_language, {}))
-
-
-def own_text(pack: Pack, lang: str, key: str):
-    """The text `lang`'s own file has for `key` (None if missing: fallbacks do not count)."""
-    if key in pack.text_locations.get(lang, {}):
-        return pack.texts[lang][key]
-    return None
 
 
 def _ids(source) -> str | tuple[str, str]:
@@ -840,7 +832,19 @@ def _read_message(pack: Pack, po: _PoFile, message: Message, reading: _Reading) 
             return False
         reading.updates.setdefault(po.lang, {})[key] = value
         reading.hashes.setdefault(po.lang, {})[key] = found
+        if not _translated_in_data(pack, po.lang, key):   # else not imported (po.in-data): its icons are the data's
+            _check_icons(po, entry, key, message.pluralizable, source, strings, reading.warnings)
     return False
+
+
+def _check_icons(po: _PoFile, entry: _Entry, key: str, plural: bool, source, strings: tuple[str, ...],
+                 warnings: Problems) -> None:
+    """`po.icons` (a warning: the translation is imported) when the translation's icons are not the source's."""
+    mismatch = icons.compare(source, strings)
+    if mismatch:
+        warnings.add(icons.PO_ICONS, po.path, entry.line_of(_msgstr_keywords(plural, len(strings))[0]), key,
+                     mismatch.message(), _shorten(_first(strings)),
+                     missing=icons.shown(mismatch.missing), extra=icons.shown(mismatch.extra))
 
 
 def _conflicts(po: _PoFile, key: str, line: int, value, reading: _Reading) -> bool:

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnp.errors import Problems
+from pnp.errors import Problem, Problems, display_path
 from pnp.i18n import hashes as hashes_mod
-from pnp.i18n.po import own_text, source_keys
+from pnp.i18n.hashes import own_text, source_keys
 from pnp.pack import Pack
+
+TEXT_STALE = "text.stale"      # a translation made from an older source text (a warning)
 
 
 @dataclass
@@ -29,11 +31,12 @@ class LanguageStatus:
                 "missing": self.missing, "stale": self.stale, "untracked": self.untracked, "obsolete": self.obsolete}
 
 
-def pack_status(pack: Pack) -> list[LanguageStatus]:
+def pack_status(pack: Pack, langs: list[str] | None = None) -> list[LanguageStatus]:
+    """The status of each of `langs` (default: every language of the pack)."""
     keys = source_keys(pack)
     recorded = hashes_mod.read_hashes(pack.root)
     out = []
-    for lang in pack.languages:
+    for lang in langs if langs is not None else pack.languages:
         status = LanguageStatus(lang, lang == pack.source_language, len(keys))
         if not status.is_source:
             lang_hashes = recorded.get(lang, {})
@@ -50,6 +53,20 @@ def pack_status(pack: Pack) -> list[LanguageStatus]:
             status.obsolete = [k for k in pack.text_locations.get(lang, {}) if k not in known]
         out.append(status)
     return out
+
+
+def stale_summary(pack: Pack, lang: str) -> list[Problem]:
+    """One `text.stale` warning for a build in `lang` holding translations made from an older
+    source text: how many, and where they are listed (pnp.i18n.translated says each, for check)."""
+    if lang == pack.source_language or not hashes_mod.read_hashes(pack.root).get(lang):
+        return []                                 # nothing recorded: nothing can be stale
+    count = len(pack_status(pack, [lang])[0].stale)
+    if not count:
+        return []
+    file = display_path(pack.root / "text" / f"{lang}.yaml")
+    return [Problem(file, 0, "", f"{count} {lang} text{'s' * (count != 1)} stale: the {pack.source_language} source "
+                    f"changed since translated; `pnp i18n status {pack.id}` lists them", code=TEXT_STALE, lang=lang,
+                    detail=(("language", lang), ("stale", count)))]
 
 
 @dataclass
