@@ -1,9 +1,10 @@
 """A translator's review, second round (set-up: the starter, `pnp new demo`, with Spanish added):
 an icon left out of a translation is said (check, import), a stale translation is said where the
-translator looks (check, build)."""
+translator looks (check, build), and status says the sheet words that print in English."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,23 @@ def test_a_build_says_once_how_many_texts_are_stale_a_warning_under_strict_too(d
     assert result.exit_code == 0 and "stale" not in result.output, result.output
 
 
+# ---- 3. sheet words in status
+
+def test_status_says_the_sheet_words_that_print_in_english_and_the_file_to_write(demo):
+    result = pnp("i18n", "status", demo, "--no-keys")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("  es: ")))
+    assert re.fullmatch(r"    sheet words: (\d+) of \1 print in English \(pnp has no 'es' ones\): write "
+                        r"demo/text/sheet/es\.yaml, the keys of pnp/i18n/sheet/en\.yaml translated", lines[at + 1])
+    assert not any("sheet words" in line for line in lines if line is not lines[at + 1])     # it: pnp has its words
+    rows = {row["lang"]: row for row in json.loads(pnp("i18n", "status", demo, "--json").output)["demo"]["languages"]}
+    assert rows["es"]["sheet_words"]["english"] == rows["es"]["sheet_words"]["total"] > 0
+    assert rows["es"]["sheet_words"]["file"] == "demo/text/sheet/es.yaml"
+    assert rows["it"]["sheet_words"]["english"] == 0
+    (demo / "text" / "sheet").mkdir()
+    (demo / "text" / "sheet" / "es.yaml").write_text("sheet:\n  print: Imprimir al 100 %\n", encoding="utf-8")
+    result = pnp("i18n", "status", demo, "--no-keys")
+    total = rows["es"]["sheet_words"]["total"]
+    assert (f"    sheet words: {total - 1} of {total} print in English: add them to demo/text/sheet/es.yaml, "
+            "the keys of pnp/i18n/sheet/en.yaml translated") in result.output.splitlines(), result.output

@@ -52,6 +52,8 @@ def status(games, keys, as_json):
 
     Stale: the source-language text changed since the translation was imported (or accepted).
     Untracked: translated, but no record of the source it was made from (counted as translated).
+    Sheet words: in a language pnp has no sheet words for, how many of the shared ones (print line,
+    page labels, cut/fold/glue legend...) print in English, and the file to write them in.
     """
     from pnp.i18n.status import pack_status
     from pnp.pack import available_packs
@@ -76,6 +78,8 @@ def status(games, keys, as_json):
                 extra.append(f"{len(row.obsolete)} obsolete")
             percent = 100 * row.translated / row.total if row.total else 100
             click.echo(f"  {row.lang}: {row.translated}/{row.total} translated ({percent:.0f}%), {', '.join(extra)}")
+            if row.sheet_line():
+                click.echo(f"    {row.sheet_line()}")
             if keys:
                 for label, items in (("missing", row.missing), ("stale", row.stale), ("obsolete", row.obsolete)):
                     for key in items:

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from pnp.errors import Problem, Problems, display_path
 from pnp.i18n import hashes as hashes_mod
+from pnp.i18n import sheet
 from pnp.i18n.hashes import own_text, source_keys
 from pnp.pack import Pack
 
@@ -20,6 +21,9 @@ class LanguageStatus:
     stale: list[str] = field(default_factory=list)        # the source text changed since the translation
     untracked: list[str] = field(default_factory=list)    # translated, no record of its source (see hashes)
     obsolete: list[str] = field(default_factory=list)     # keys the source language no longer has
+    sheet_english: int = 0                                # shared sheet words printing in English (pnp lacks the language)
+    sheet_total: int = 0                                  # shared sheet words in all
+    sheet_file: str = ""                                  # where the game may give them: text/sheet/<lang>.yaml
 
     @property
     def translated(self) -> int:
@@ -28,7 +32,18 @@ class LanguageStatus:
 
     def to_dict(self) -> dict:
         return {"lang": self.lang, "source": self.is_source, "total": self.total, "translated": self.translated,
-                "missing": self.missing, "stale": self.stale, "untracked": self.untracked, "obsolete": self.obsolete}
+                "missing": self.missing, "stale": self.stale, "untracked": self.untracked, "obsolete": self.obsolete,
+                "sheet_words": {"english": self.sheet_english, "total": self.sheet_total, "file": self.sheet_file}}
+
+    def sheet_line(self) -> str:
+        """What status says of the shared sheet words printing in English ("" when none do)."""
+        if not self.sheet_english:
+            return ""
+        if self.sheet_english < self.sheet_total:        # the game's file gives some
+            return (f"sheet words: {self.sheet_english} of {self.sheet_total} print in English: add them to "
+                    f"{self.sheet_file}, the keys of pnp/i18n/sheet/en.yaml translated")
+        return (f"sheet words: {self.sheet_english} of {self.sheet_total} print in English (pnp has no {self.lang!r} "
+                f"ones): write {self.sheet_file}, the keys of pnp/i18n/sheet/en.yaml translated")
 
 
 def pack_status(pack: Pack, langs: list[str] | None = None) -> list[LanguageStatus]:
@@ -51,6 +66,7 @@ def pack_status(pack: Pack, langs: list[str] | None = None) -> list[LanguageStat
                     status.stale.append(key)
             known = set(keys)
             status.obsolete = [k for k in pack.text_locations.get(lang, {}) if k not in known]
+        _sheet_words(pack, status)
         out.append(status)
     return out
 
@@ -67,6 +83,13 @@ def stale_summary(pack: Pack, lang: str) -> list[Problem]:
     return [Problem(file, 0, "", f"{count} {lang} text{'s' * (count != 1)} stale: the {pack.source_language} source "
                     f"changed since translated; `pnp i18n status {pack.id}` lists them", code=TEXT_STALE, lang=lang,
                     detail=(("language", lang), ("stale", count)))]
+
+
+def _sheet_words(pack: Pack, status: LanguageStatus) -> None:
+    """The shared sheet words (pnp.i18n.sheet) a build in the language prints in English."""
+    status.sheet_total = len(sheet.table(sheet.SOURCE))
+    status.sheet_english = len(sheet.unsupplied(status.lang, pack.sheet_words.get(status.lang)))
+    status.sheet_file = display_path(pack.root / sheet.SUPPLIED / f"{status.lang}.yaml")
 
 
 @dataclass
