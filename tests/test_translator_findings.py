@@ -1,6 +1,7 @@
 """A translator's review, second round (set-up: the starter, `pnp new demo`, with Spanish added):
 an icon left out of a translation is said (check, import), a stale translation is said where the
-translator looks (check, build), and status says the sheet words that print in English."""
+translator looks (check, build), and status says the sheet words that print in English (and takes
+--format json as check, fit and lint do)."""
 from __future__ import annotations
 
 import json
@@ -156,3 +157,10 @@ def test_status_says_the_sheet_words_that_print_in_english_and_the_file_to_write
     total = rows["es"]["sheet_words"]["total"]
     assert (f"    sheet words: {total - 1} of {total} print in English: add them to demo/text/sheet/es.yaml, "
             "the keys of pnp/i18n/sheet/en.yaml translated") in result.output.splitlines(), result.output
+
+
+def test_status_takes_format_json_as_check_fit_and_lint_do_and_json_still_works(demo):
+    by_format = pnp("i18n", "status", demo, "--format", "json")
+    assert by_format.exit_code == 0, by_format.output
+    assert json.loads(by_format.output) == json.loads(pnp("i18n", "status", demo, "--json").output)
+    assert "--json" not in pnp("i18n", "status", "--help").output          # a hidden alias

@@ -46,8 +46,10 @@ def i18n() -> None:
 @i18n.command()
 @click.argument("games", nargs=-1)
 @click.option("--keys/--no-keys", default=True, show_default=True, help="List the missing and stale keys.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def status(games, keys, as_json):
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: machine-readable, as check, fit and lint write it.")
+@click.option("--json", "as_json", is_flag=True, hidden=True, help="The same as --format json.")
+def status(games, keys, fmt, as_json):
     """Coverage per game and language: translated/total, missing and stale texts.
 
     Stale: the source-language text changed since the translation was imported (or accepted).
@@ -58,6 +60,7 @@ def status(games, keys, as_json):
     from pnp.i18n.status import pack_status
     from pnp.pack import available_packs
 
+    as_json = as_json or fmt == "json"
     games = list(games) or [p.name for p in available_packs()]
     everything = {}
     for game in games:
