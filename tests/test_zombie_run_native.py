@@ -325,6 +325,26 @@ def test_unsupported_positions_fall_back_to_python():
     assert st.random_playout(Rng(2)) == 0
 
 
+def test_turn_cap_at_int64_limit():
+    """A turn cap of 2**63 - 1 with the turn count just below it: Python ends the game at the
+    cap (turn 2**63); the C code, counting turns in a long long, must not overflow past it
+    (review r1: it wrapped to -2**63 and played on). It declines such a cap."""
+    def make():
+        st = ZombieRun.new(players=3, seed=4, options={"max_turns": (1 << 63) - 1})
+        st.turns = (1 << 63) - 2
+        return st
+
+    spy = Spy()
+    a, b = make(), make()
+    assert a.random_playout(Rng(1), native=spy) == b.random_playout(Rng(1), native=None)
+    assert snapshot(a, Rng(0)) == snapshot(b, Rng(0))
+    assert a.turns == 1 << 63 and a.outcome().rule == "cap"
+    st = make()
+    st.options["max_turns"] = st.max_turns = (1 << 63) - 2     # one below: C plays it
+    assert NATIVE.random_plies(st, Rng(1)) is not None
+    assert st.turns == (1 << 63) - 1 and st.outcome().rule == "cap"
+
+
 def test_compiled_for_declines_other_rules_and_rngs(monkeypatch):
     """``random_playout``'s default asks ``compiled_for``: None for a subclass that changes a
     rule the C code plays, an RNG that is not exactly ``Rng``, or PNP_PURE_PYTHON set."""

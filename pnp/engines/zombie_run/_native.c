@@ -843,7 +843,9 @@ static int read_rules(Game *g, PyObject *self)
     READ_INT(S_ROACH, 2 * g->S, 2 * g->S, g->R);
     READ_INT(S_win_items, LLONG_MIN, LLONG_MAX, g->win_items);
     READ_INT(S_lose_zombies, LLONG_MIN, LLONG_MAX, g->lose_zombies);
-    READ_INT(S_max_turns, LLONG_MIN, LLONG_MAX, g->max_turns);
+    /* the cap below LLONG_MAX: turns (read below LLONG_MAX too) passes it on reaching
+       LLONG_MAX at the latest, so begin_turn's turns++ never overflows */
+    READ_INT(S_max_turns, LLONG_MIN, LLONG_MAX - 1, g->max_turns);
     READ_INT(S_rep_limit, LLONG_MIN, LLONG_MAX, g->rep_limit);
 #undef READ_INT
     g->NT = g->R + 1;
