@@ -431,6 +431,48 @@ def _packed(st: Z, nat):
     return got["args"]
 
 
+def test_finishers_listed_twice_fall_back(nat):
+    """A position whose finishers list a seat twice (Python plays it: end_turn appends any seat
+    not in the list) is not played in C, whose array of finishers holds one entry a seat: a
+    direct call is refused with ValueError, never written past the array (review r1: four
+    entries, then seat 1 finishing, wrote a fifth)."""
+    def position():
+        st = Z.new(players=4, seed=3, options={"max_turns": 60})
+        st.finishers = [0, 0, 0, 0]
+        st.pieces_needed = [*st.pieces_needed]
+        st.pieces_needed[1] = st.home[1]           # seat 1 finishes at its turn's end
+        return st
+
+    a, b = position(), position()
+    assert not pn.supported(a, Rng(5), nat)
+    assert a.random_playout(Rng(5), native=nat) == b.random_playout(Rng(5), native=None)
+    assert snapshot(a) == snapshot(b)
+    st = position()
+    st.finishers = []
+    args = list(_packed(st, nat))
+    state = dict(zip(nat.STATE_FIELDS, range(len(nat.STATE_FIELDS))))
+    args[5][state["nfin"]] = 4
+    for i in range(4):
+        args[5][state[f"finishers{i}"]] = 0
+    with pytest.raises(ValueError, match="twice"):
+        nat.playout(*args)
+
+
+def test_counts_near_int64_overflow_are_refused(nat):
+    """Direct calls with numbers a playout counts up from outside playout_native.BIG (e.g. the
+    turn count at 2**63 - 1) are refused with ValueError, not overflowed (review r1)."""
+    base = _packed(Z.new(players=3, seed=2, options={"max_turns": 50}), nat)
+    state_at = {k: i for i, k in enumerate(nat.STATE_FIELDS)}
+    cfg_at = {k: i for i, k in enumerate(nat.CFG_FIELDS)}
+    for where, field in ((5, state_at["total_turns"]), (5, state_at["next_serial"]),
+                         (5, state_at["turns_taken0"]), (5, state_at["home1"]),
+                         (0, cfg_at["max_turns"]), (0, cfg_at["sit_out2"])):
+        args = [bytes(x) if isinstance(x, bytes) else array(x.typecode, x) for x in base]
+        args[where][field] = (1 << 63) - 1
+        with pytest.raises(ValueError, match="out of range"):
+            nat.playout(*args)
+
+
 def test_bad_arguments_raise_not_crash(nat):
     """Malformed arrays are refused with ValueError / TypeError, never read past their end."""
     args = list(_packed(Z.new(players=3, seed=2, options={"max_turns": 50}), nat))

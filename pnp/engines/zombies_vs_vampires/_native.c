@@ -35,6 +35,7 @@
 #define MAX_FACES 64                         /* faces of a die */
 #define MAX_EXACT_STEPS 16                   /* variant exact: the path search's depth */
 #define FIELD_MAX 0xFFF                      /* a move's a / b field: 12 bits (moves.py) */
+#define BIG ((int64_t)1 << 60)               /* playout_native.BIG: counts stay far from overflow */
 
 /* moves.py: move kinds, phases, die faces */
 enum { MOVE = 1, BUILD, REMOVE, PMBUILD, PASS, REROLL, ROLL };
@@ -676,6 +677,15 @@ static int begin_turn(Game *g)
     return 0;
 }
 
+/* p among the first n finishers */
+static int is_finisher_before(const Game *g, int p, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (g->finishers[i] == p)
+            return 1;
+    return 0;
+}
+
 static int is_finisher(const Game *g, int p)
 {
     for (int i = 0; i < g->nfin; i++)
@@ -842,7 +852,11 @@ static int load_config(Game *g, Buffers *B)
     for (int p = 0; p < MAX_SEATS; p++) {
         g->pieces_needed[p] = rd(&B->cfg, CFG_PIECES_NEEDED + p);
         g->sit_out[p] = rd(&B->cfg, CFG_SIT_OUT + p);
+        if (!in_range(g->pieces_needed[p], -BIG, BIG) || !in_range(g->sit_out[p], -BIG, BIG))
+            return bad("cfg: a number out of range");
     }
+    if (!in_range(g->max_turns, -BIG, BIG))
+        return bad("cfg: max_turns out of range");
     b_zero(&g->board, MAX_WORDS);
     for (int r = 0; r < g->N; r++)
         for (int c = 0; c < g->N; c++)
@@ -937,11 +951,22 @@ static int load_state(Game *g, Buffers *B, int *storage)
         g->home[p] = rd(&B->state, ST_HOME + p);
         g->turns_taken[p] = rd(&B->state, ST_TURNS_TAKEN + p);
     }
+    /* the counts a playout adds to: within playout_native._small's range, so no int64
+       overflows (a playout adds at most one a ply) */
+    int ok = in_range(g->total_turns, -BIG, BIG) && in_range(g->steps, -BIG, BIG) &&
+             in_range(g->next_serial, -BIG, BIG);
+    for (int i = 0; i < 4; i++)
+        ok &= in_range(g->supply[i], -BIG, BIG) && in_range(g->home[i], -BIG, BIG) &&
+              in_range(g->turns_taken[i], -BIG, BIG);
+    if (!ok)
+        return bad("state: a number out of range");
     for (int i = 0; i < g->nfin; i++) {
         int64_t f = rd(&B->state, ST_FINISHERS + i);
         if (!in_range(f, 0, g->players - 1))
             return bad("state: a finisher out of range");
         g->finishers[i] = (int)f;
+        if (is_finisher_before(g, (int)f, i))      /* end_turn appends up to `players` seats */
+            return bad("state: a finisher listed twice");
     }
     /* the pieces: on the board, one a square */
     Py_ssize_t total = 0;

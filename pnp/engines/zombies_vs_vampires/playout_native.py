@@ -103,7 +103,8 @@ def supported(st: ZombiesVsVampires, rng: object, module: ModuleType) -> bool:
         return False
     n = st.players
     if not (0 <= st.turn < n and 0 <= st.first < n and len(st.finishers) <= n
-            and all(type(p) is int and 0 <= p < n for p in st.finishers)):
+            and all(type(p) is int and 0 <= p < n for p in st.finishers)
+            and len(set(st.finishers)) == len(st.finishers)):
         return False
     occ = 0
     for q, m in zip(st.pos, st.occ_by):
