@@ -893,7 +893,15 @@ static int load_config(Game *g, Buffers *B)
     if (B->cands.len % CAND_LEN || B->cands.len / CAND_LEN > FIELD_MAX)
         return bad("cands: wrong length");
     g->ncands = (int)(B->cands.len / CAND_LEN);
-    g->cands = (const uint8_t *)B->cands.buf;
+    /* a copy: the playout runs without the GIL, and cands may be a bytearray another thread
+       changes meanwhile (checked candidates must stay checked) */
+    uint8_t *cands = malloc((size_t)B->cands.len + 1);
+    if (cands == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(cands, B->cands.buf, (size_t)B->cands.len);
+    g->cands = cands;
     for (int ci = 0; ci < g->ncands; ci++) {
         const uint8_t *c = g->cands + CAND_LEN * ci;
         int o = c[CAND_O], r = c[CAND_R], col = c[CAND_C], L = c[CAND_L];
@@ -1163,6 +1171,7 @@ done:
         free(g->walls);
         free(g->serial);
         free(g->moves);
+        free((void *)g->cands);
     }
     free(g);
     free(storage);
