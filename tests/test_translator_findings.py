@@ -164,3 +164,26 @@ def test_status_takes_format_json_as_check_fit_and_lint_do_and_json_still_works(
     assert by_format.exit_code == 0, by_format.output
     assert json.loads(by_format.output) == json.loads(pnp("i18n", "status", demo, "--json").output)
     assert "--json" not in pnp("i18n", "status", "--help").output          # a hidden alias
+
+
+# ---- the PO's max-length
+
+def test_import_warns_of_a_translation_longer_than_its_max_length_and_imports(demo):
+    assert pnp("i18n", "export", demo, "--out", "po").exit_code == 0
+    po = Path("po/es.po")
+    text = po.read_text(encoding="utf-8")
+    flag = re.search(r'#, max-length:(\d+)\nmsgctxt "ui.hero"\nmsgid "Hero"\nmsgstr ""', text)
+    assert flag, "test setup: ui.hero has a max-length in the export"
+    limit = int(flag.group(1))
+    fits, too_long = "H" * limit, "Héroe legendario " * (limit // 17 + 1)
+    po.write_text(text.replace(flag.group(0), flag.group(0)[:-2] + f'"{fits}"'), encoding="utf-8")
+    result = pnp("i18n", "import", demo, po)
+    assert result.exit_code == 0 and "[po.max-length]" not in result.output, result.output
+    po.write_text(text.replace(flag.group(0), flag.group(0)[:-2] + f'"{too_long}"'), encoding="utf-8")
+    result = pnp("i18n", "import", demo, po)
+    assert result.exit_code == 0, result.output
+    line = line_of(po, too_long)
+    assert (f"po/es.po:{line}: warning ui.hero: {len(too_long)} characters, more than the {limit} its one-line box "
+            f"holds (#, max-length:{limit})") in result.output
+    assert "[po.max-length]" in result.output and "pnp i18n fit demo --lang es" in result.output
+    assert too_long in (demo / "text" / "es.yaml").read_text(encoding="utf-8")

@@ -34,7 +34,8 @@ stray brace, a plural form without `{n}` that stands for several numbers, an unk
 key: each is a Problem (`po.syntax`, `po.control-char`, `po.placeholder`, `po.plural`,
 `po.duplicate`...) with file and line, and no file is written. A translation whose icons (`:skull:`)
 are not its source's is imported with a `po.icons` warning (pnp.i18n.icons: icons may move, and a
-language may word one; a wrong placeholder breaks the text). A translation of an older source
+language may word one; a wrong placeholder breaks the text), and one longer than its entry's
+`#, max-length:N` with a `po.max-length` warning (it prints smaller or does not fit: `pnp i18n fit`). A translation of an older source
 text (its msgid, msgid_plural or `#. source <category>:` forms are not today's; a PO exported
 before issue 16: its `source-hash` comment) is imported, recorded as stale with the hash of that
 source (kept in text/.source-texts.yaml), with a `po.stale` warning: the next export flags it
@@ -834,7 +835,28 @@ def _read_message(pack: Pack, po: _PoFile, message: Message, reading: _Reading) 
         reading.hashes.setdefault(po.lang, {})[key] = found
         if not _translated_in_data(pack, po.lang, key):   # else not imported (po.in-data): its icons are the data's
             _check_icons(po, entry, key, message.pluralizable, source, strings, reading.warnings)
+            _check_max_length(pack.id, po, entry, key, message, strings, reading.warnings)
     return False
+
+
+def _check_max_length(game: str, po: _PoFile, entry: _Entry, key: str, message: Message, strings: tuple[str, ...],
+                      warnings: Problems) -> None:
+    """`po.max-length` (a warning: the translation is imported) when a form is longer than the entry's
+    `#, max-length:N` flag, the characters its one-line box holds at the floor size (export's
+    `max_length`): it will shrink under the floor or not fit, which `pnp i18n fit` measures."""
+    limits = [int(flag.partition(":")[2]) for flag in message.flags
+              if flag.startswith("max-length:") and flag.partition(":")[2].isdigit()]
+    if not limits:
+        return
+    limit = min(limits)
+    longest = max(strings, key=len)
+    if len(longest) > limit:
+        index = strings.index(longest)
+        keyword = _msgstr_keywords(message.pluralizable, len(strings))[index]
+        warnings.add("po.max-length", po.path, entry.line_of(keyword), key,
+                     f"{len(longest)} characters, more than the {limit} its one-line box holds (#, max-length:{limit}): "
+                     f"imported; it will print smaller or not fit (`pnp i18n fit {game} --lang {po.lang}` measures it)",
+                     _shorten(longest), length=len(longest), limit=limit)
 
 
 def _check_icons(po: _PoFile, entry: _Entry, key: str, plural: bool, source, strings: tuple[str, ...],
